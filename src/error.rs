@@ -1,0 +1,172 @@
+//! Error types shared by every stage of the pipeline.
+//!
+//! Every fallible public function returns [`Error`]. Each variant says which stage
+//! failed and why; grammar errors carry a line and column.
+
+use std::fmt;
+
+/// A position in a grammar text (1-based line and column, counted in characters).
+///
+/// # Example
+/// ```
+/// use stackmask::Position;
+/// let p = Position { line: 3, column: 7 };
+/// assert_eq!(p.to_string(), "line 3, column 7");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Position {
+    /// 1-based line number.
+    pub line: u32,
+    /// 1-based column number, in characters.
+    pub column: u32,
+}
+
+impl Position {
+    /// The position of byte `offset` in `text`.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::Position;
+    /// assert_eq!(Position::of_offset("ab\ncd", 4), Position { line: 2, column: 2 });
+    /// ```
+    pub fn of_offset(text: &str, offset: usize) -> Position {
+        let offset = offset.min(text.len());
+        let before = &text.as_bytes()[..offset];
+        let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&before[line_start..]).chars().count() as u32 + 1;
+        Position { line, column }
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}", self.line, self.column)
+    }
+}
+
+/// A resource limit that a grammar or an input exceeded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitKind {
+    /// Number of states in the lexer DFA.
+    LexerStates,
+    /// Number of LR(0) states.
+    LrStates,
+    /// Number of productions after EBNF expansion.
+    Productions,
+    /// Graph-structured-stack nodes created while consuming one lexeme.
+    GssNodesPerStep,
+    /// Size of the grammar text in bytes.
+    GrammarBytes,
+}
+
+impl fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            LimitKind::LexerStates => "lexer DFA states",
+            LimitKind::LrStates => "LR states",
+            LimitKind::Productions => "grammar productions",
+            LimitKind::GssNodesPerStep => "GSS nodes per step",
+            LimitKind::GrammarBytes => "grammar size in bytes",
+        };
+        f.write_str(name)
+    }
+}
+
+/// Every error stackmask returns.
+///
+/// # Example
+/// ```
+/// use stackmask::{Error, Grammar};
+/// let err = Grammar::from_lark("start: undefined_rule").unwrap_err();
+/// assert!(matches!(err, Error::Grammar { .. }));
+/// assert!(err.to_string().contains("undefined_rule"));
+/// ```
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The grammar text is malformed or refers to something undefined.
+    #[error("grammar error at {position}: {reason}")]
+    Grammar {
+        /// Where in the grammar text.
+        position: Position,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A terminal's regular expression cannot be compiled.
+    #[error("terminal {terminal}: {reason}")]
+    Terminal {
+        /// The terminal's name.
+        terminal: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The grammar generates no sentence at all.
+    #[error("grammar has no sentences: start rule `{start}` derives no terminal string")]
+    EmptyLanguage {
+        /// Name of the start rule.
+        start: String,
+    },
+    /// A configured resource limit was exceeded.
+    #[error("limit exceeded: {kind} would reach {value}, limit is {limit}")]
+    Limit {
+        /// Which limit.
+        kind: LimitKind,
+        /// The value that was about to be reached.
+        value: usize,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// The tokenizer file cannot be loaded or understood.
+    #[error("tokenizer error: {0}")]
+    Tokenizer(String),
+    /// A token id is not in the vocabulary.
+    #[error("token id {id} is out of range (vocabulary size {vocab_size})")]
+    TokenOutOfRange {
+        /// The offending id.
+        id: u32,
+        /// Number of tokens in the vocabulary.
+        vocab_size: usize,
+    },
+    /// The input is not a valid prefix of the grammar's language.
+    #[error("input rejected at byte {offset}: {reason}")]
+    Rejected {
+        /// Byte offset in the committed text where the input stopped being viable.
+        offset: usize,
+        /// Why.
+        reason: String,
+    },
+    /// A rollback asked for more steps than were committed.
+    #[error("cannot roll back {requested} tokens: only {available} committed")]
+    Rollback {
+        /// Steps requested.
+        requested: usize,
+        /// Steps available.
+        available: usize,
+    },
+    /// A caller-supplied buffer has the wrong size.
+    #[error("mask buffer has {got} words, {need} needed")]
+    MaskSize {
+        /// Words supplied.
+        got: usize,
+        /// Words needed.
+        need: usize,
+    },
+    /// An I/O error while reading a file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// A grammar error at byte `offset` of `text`.
+    pub(crate) fn grammar(text: &str, offset: usize, reason: impl Into<String>) -> Error {
+        Error::Grammar { position: Position::of_offset(text, offset), reason: reason.into() }
+    }
+}
+
+/// Shorthand for results with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,136 @@
+use super::*;
+use crate::ir::{GrammarBuilder, Symbol};
+
+/// A grammar `start: T0 | T1 | ...` over the given (name, regex, priority, ignored) terminals.
+fn grammar(terminals: &[(&str, &str, i32, bool)]) -> Grammar {
+    let mut b = GrammarBuilder::new();
+    let start = b.nonterminal("start");
+    for &(name, re, prio, ignored) in terminals {
+        let t = b.terminal(name, TerminalPattern::Regex(re.into()), prio, ignored);
+        if !ignored {
+            b.production(start, vec![Symbol::Terminal(t)]);
+        }
+    }
+    b.build(start).unwrap()
+}
+
+fn lex(lexer: &Lexer, text: &[u8]) -> LexState {
+    text.iter().fold(lexer.start(), |q, &b| lexer.next(q, b))
+}
+
+fn names(g: &Grammar, ts: &[TerminalId]) -> Vec<String> {
+    ts.iter().map(|&t| g.terminal_name(t).to_string()).collect()
+}
+
+#[test]
+fn keyword_and_identifier_are_both_reported() {
+    let g = grammar(&[("IF", "if", 0, false), ("NAME", "[a-z]+", 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    assert_eq!(names(&g, lx.accepts(lex(&lx, b"if"))), ["IF", "NAME"]);
+    assert_eq!(names(&g, lx.accepts(lex(&lx, b"ifx"))), ["NAME"]);
+    assert_eq!(names(&g, lx.accepts(lex(&lx, b"i"))), ["NAME"]);
+}
+
+#[test]
+fn priority_keeps_only_the_highest() {
+    let g = grammar(&[("ALL", "(?i:all)", 9, false), ("NAME", "[a-zA-Z]+", 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    assert_eq!(names(&g, lx.accepts(lex(&lx, b"ALL"))), ["ALL"]);
+    assert_eq!(names(&g, lx.accepts(lex(&lx, b"ALLx"))), ["NAME"]);
+    // The lower-priority terminal is still completable through longer lexemes.
+    let q = lex(&lx, b"al");
+    assert_eq!(lx.completable(q).len(), 2);
+}
+
+#[test]
+fn lazy_quantifier_ends_at_first_delimiter() {
+    let g = grammar(&[("STRING", r#"".*?""#, 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let q = lex(&lx, br#""ab""#);
+    assert_eq!(names(&g, lx.accepts(q)), ["STRING"]);
+    assert!(lx.next(q, b'"').is_dead(), "a lazy string must not extend past its closing quote");
+    assert!(lx.next(q, b'x').is_dead());
+    // `.` excludes newline.
+    assert!(lex(&lx, b"\"a\n").is_dead());
+}
+
+#[test]
+fn greedy_quantifier_extends() {
+    let g = grammar(&[("STRING", r#"".*""#, 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let q = lex(&lx, br#""ab""#);
+    assert!(!lx.next(q, b'"').is_dead());
+}
+
+#[test]
+fn dotall_flag_allows_newline() {
+    let g = grammar(&[("S", r#"(?s:<.*?>)"#, 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    assert_eq!(lx.accepts(lex(&lx, b"<a\nb>")).len(), 1);
+}
+
+#[test]
+fn unicode_classes_are_byte_automata() {
+    let g = grammar(&[("W", r"\w+", 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let text = "héllo世界".as_bytes();
+    assert_eq!(lx.accepts(lex(&lx, text)).len(), 1);
+    // A partial UTF-8 sequence is live but not accepting.
+    let partial = lex(&lx, &"é".as_bytes()[..1]);
+    assert!(!partial.is_dead());
+    assert!(lx.accepts(partial).is_empty());
+    assert!(lex(&lx, &[0xff]).is_dead());
+}
+
+#[test]
+fn start_state_is_never_reentered() {
+    let g = grammar(&[("T", "(ab)*c", 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let q = lex(&lx, b"ab");
+    assert!(!q.is_dead());
+    assert!(!lx.is_start(q));
+    assert!(lx.is_start(lx.start()));
+}
+
+#[test]
+fn completable_is_prod() {
+    let g = grammar(&[("A", "ab", 0, false), ("B", "abc", 0, false), ("C", "x", 0, false)]);
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let q = lex(&lx, b"a");
+    assert_eq!(names(&g, &lx.completable(q).iter().collect::<Vec<_>>()), ["A", "B"]);
+    assert!(lx.completable(lx.start()).len() == 3);
+    assert!(lx.completable(LexState::DEAD).is_empty());
+}
+
+#[test]
+fn bad_regexes_are_errors() {
+    for re in ["(", "a(?=b)", "^a", r"a\b", "a*", "(?<!x)y", "[z-a]"] {
+        let g = grammar(&[("T", re, 0, false), ("U", "u", 0, false)]);
+        let err = Lexer::new(&g, &LexerConfig::default()).unwrap_err();
+        assert!(matches!(err, Error::Terminal { .. }), "{re}: {err}");
+    }
+}
+
+#[test]
+fn state_limit_is_enforced() {
+    let g = grammar(&[("T", "[ab]*a[ab]{12}", 0, false)]);
+    let err = Lexer::new(&g, &LexerConfig { max_states: 100, ..LexerConfig::default() }).unwrap_err();
+    assert!(matches!(err, Error::Limit { kind: LimitKind::LexerStates, .. }), "{err}");
+}
+
+#[test]
+fn matches_regex_crate_on_samples() {
+    // The DFA's accepting terminals agree with regex-automata's anchored full match.
+    use regex_automata::meta::Regex;
+    let pats = [("NUM", r"[0-9]+(\.[0-9]+)?"), ("ID", r"[A-Za-z_][A-Za-z0-9_]*"), ("OP", r"[-+*/]=?")];
+    let g = grammar(&pats.iter().map(|&(n, r)| (n, r, 0, false)).collect::<Vec<_>>());
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let regexes: Vec<Regex> = pats.iter().map(|(_, r)| Regex::new(&format!("^(?:{r})$")).unwrap()).collect();
+    for s in ["12", "12.5", "12.", "a_1", "_", "+=", "-", "9x", "", "ab+"] {
+        let q = lex(&lx, s.as_bytes());
+        let got: Vec<String> = names(&g, lx.accepts(q));
+        let want: Vec<String> =
+            pats.iter().zip(&regexes).filter(|(_, re)| re.is_match(s)).map(|((n, _), _)| n.to_string()).collect();
+        assert_eq!(got, want, "{s:?}");
+    }
+}

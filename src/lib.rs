@@ -1,0 +1,45 @@
+//! # stackmask
+//!
+//! Grammar-constrained decoding for LLMs: at every decoding step, the set of vocabulary
+//! tokens that keep the output a viable prefix of a grammar.
+//!
+//! The pipeline, one module per stage (data flows one way):
+//!
+//! | stage | module | job |
+//! |---|---|---|
+//! | front-end | [`frontend`] | Lark text → grammar IR |
+//! | IR | [`ir`] | BNF over regular terminals |
+//! | lexer | [`lexer`] | all terminals in one byte-level DFA |
+//! | LR tables | [`lr`] | LALR(1) automaton, conflicts kept |
+//! | GLR | [`glr`] | graph-structured stack driven by lexemes |
+//! | tokenizer | [`tokenizer`] | token ids → exact bytes, token trie |
+//! | matcher | [`matcher`] | commit / rollback / mask, the exact oracle |
+//!
+//! # Example
+//! ```
+//! use stackmask::{Grammar, CompiledGrammar, Matcher, tokenizer::Vocabulary};
+//! use std::sync::Arc;
+//!
+//! let grammar = Grammar::from_lark(r#"start: "a"+ "b""#).unwrap();
+//! let vocab = Arc::new(Vocabulary::from_token_bytes(
+//!     vec![b"a".to_vec(), b"b".to_vec(), b"ab".to_vec(), b"c".to_vec(), Vec::new()],
+//!     Some(4),
+//! ));
+//! let compiled = Arc::new(CompiledGrammar::new(&grammar).unwrap());
+//! let mut m = Matcher::new(compiled, vocab);
+//! let mut mask = vec![0u32; m.mask_words()];
+//! m.compute_mask(&mut mask).unwrap();
+//! assert_eq!(mask[0], 0b00111); // a, b? no: "b" needs an "a" first
+//! ```
+
+pub mod error;
+pub mod frontend;
+pub mod glr;
+pub mod ir;
+pub mod lexer;
+pub mod lr;
+pub mod matcher;
+pub mod tokenizer;
+
+pub use error::{Error, LimitKind, Position, Result};
+pub use ir::Grammar;
