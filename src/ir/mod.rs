@@ -12,6 +12,8 @@
 //! [`Error::EmptyLanguage`] when the start symbol derives nothing.
 
 mod set;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use crate::error::{Error, LimitKind, Result};
 use std::fmt;

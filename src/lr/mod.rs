@@ -1,1 +1,461 @@
-//! lr
+//! LR tables: the LR(0) automaton of a grammar with LALR(1) lookaheads.
+//!
+//! Boundary: takes an [`ir::Grammar`](crate::ir::Grammar), returns [`LrTables`]: per
+//! LR state its shifts, gotos and lookahead-guarded reductions. A conflict is not an
+//! error: the table keeps every action and the GLR runtime ([`crate::glr`]) pursues all
+//! of them. Stack symbols everywhere else in the crate are these [`LrState`] ids.
+//!
+//! # Why LALR(1)
+//!
+//! GLR is correct over any LR automaton; the lookaheads only decide how many dead
+//! branches it forks. LALR(1) has exactly as many states as LR(0) (the stack classifier
+//! built on top is sized by states) while pruning nearly all of the reductions LR(0)
+//! or SLR would attempt. Canonical LR(1) multiplies the states, which the classifier
+//! would pay for, for almost no fewer forks. Lookaheads are computed with the
+//! spontaneous-generation/propagation method (Aho, Lam, Sethi, Ullman §4.7.5).
+//!
+//! # Example
+//! ```
+//! use stackmask::{Grammar, lr::{LrTables, LrConfig}};
+//! // Not LR(1): the table keeps the shift/reduce conflicts.
+//! let g = Grammar::from_lark(r#"
+//!     start: e
+//!     e: e "+" e | NUM
+//!     NUM: /[0-9]+/
+//! "#).unwrap();
+//! let tables = LrTables::new(&g, &LrConfig::default()).unwrap();
+//! assert!(tables.conflict_count() > 0);
+//! ```
+
+use crate::error::{Error, LimitKind, Result};
+use crate::ir::{Grammar, NonterminalId, ProductionId, Symbol, TerminalId, TerminalSet};
+use hashbrown::HashMap;
+
+/// A state of the LR automaton; the symbols of the parse stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct LrState(pub u32);
+
+impl LrState {
+    /// The initial state (empty stack).
+    pub const INITIAL: LrState = LrState(0);
+
+    /// The id as a `usize` index.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A reduction available in some state when the lookahead is in `lookahead`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Reduction {
+    /// The production reduced.
+    pub production: ProductionId,
+    /// Terminals (and [`LrTables::end`]) after which this reduction may apply.
+    pub lookahead: TerminalSet,
+}
+
+/// Limits for building [`LrTables`].
+///
+/// # Example
+/// ```
+/// let config = stackmask::lr::LrConfig { max_states: 50_000 };
+/// assert_eq!(config.max_states, 50_000);
+/// ```
+#[derive(Clone, Debug)]
+pub struct LrConfig {
+    /// Maximum number of LR states; exceeding it is [`Error::Limit`].
+    pub max_states: usize,
+}
+
+impl Default for LrConfig {
+    fn default() -> Self {
+        LrConfig { max_states: 200_000 }
+    }
+}
+
+/// LALR(1) tables with conflicts kept. Immutable and `Send + Sync`.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LrTables {
+    terminal_count: usize,
+    production_len: Vec<u32>,
+    production_lhs: Vec<NonterminalId>,
+    shifts: Vec<Vec<(TerminalId, LrState)>>,
+    gotos: Vec<Vec<(NonterminalId, LrState)>>,
+    reductions: Vec<Vec<Reduction>>,
+    accepting: Vec<bool>,
+    conflicts: usize,
+}
+
+impl LrTables {
+    /// Build the LALR(1) tables of `grammar`.
+    pub fn new(grammar: &Grammar, config: &LrConfig) -> Result<LrTables> {
+        let analysis = Analysis::new(grammar);
+        let automaton = Lr0::new(&analysis, config)?;
+        let lookaheads = automaton.lalr_lookaheads(&analysis);
+        Ok(automaton.into_tables(&analysis, &lookaheads))
+    }
+
+    /// The pseudo-terminal "end of input"; its id is one past the last real terminal.
+    pub fn end(&self) -> TerminalId {
+        TerminalId(self.terminal_count as u32)
+    }
+
+    /// Capacity of terminal sets that include [`LrTables::end`].
+    pub fn terminal_capacity(&self) -> usize {
+        self.terminal_count + 1
+    }
+
+    /// Number of LR states.
+    pub fn state_count(&self) -> usize {
+        self.shifts.len()
+    }
+
+    /// The state reached by shifting terminal `t` in state `s`, if any.
+    #[inline]
+    pub fn shift(&self, s: LrState, t: TerminalId) -> Option<LrState> {
+        let row = &self.shifts[s.index()];
+        row.binary_search_by_key(&t, |&(x, _)| x).ok().map(|i| row[i].1)
+    }
+
+    /// Every shift of state `s`, sorted by terminal.
+    pub fn shifts(&self, s: LrState) -> &[(TerminalId, LrState)] {
+        &self.shifts[s.index()]
+    }
+
+    /// The state reached after reducing to nonterminal `n` on top of state `s`.
+    #[inline]
+    pub fn goto(&self, s: LrState, n: NonterminalId) -> Option<LrState> {
+        let row = &self.gotos[s.index()];
+        row.binary_search_by_key(&n, |&(x, _)| x).ok().map(|i| row[i].1)
+    }
+
+    /// Every goto of state `s`, sorted by nonterminal.
+    pub fn gotos(&self, s: LrState) -> &[(NonterminalId, LrState)] {
+        &self.gotos[s.index()]
+    }
+
+    /// The reductions of state `s` with their lookaheads.
+    #[inline]
+    pub fn reductions(&self, s: LrState) -> &[Reduction] {
+        &self.reductions[s.index()]
+    }
+
+    /// Whether state `s` accepts at end of input (it holds `start' → start ·`).
+    #[inline]
+    pub fn is_accepting(&self, s: LrState) -> bool {
+        self.accepting[s.index()]
+    }
+
+    /// Length of a production's right-hand side.
+    #[inline]
+    pub fn production_len(&self, p: ProductionId) -> usize {
+        self.production_len[p.index()] as usize
+    }
+
+    /// Left-hand side of a production.
+    #[inline]
+    pub fn production_lhs(&self, p: ProductionId) -> NonterminalId {
+        self.production_lhs[p.index()]
+    }
+
+    /// Number of (state, lookahead) cells holding more than one action.
+    pub fn conflict_count(&self) -> usize {
+        self.conflicts
+    }
+}
+
+/// An LR(0) item: a production and a dot position. The augmented production
+/// `start' → start` has id `productions.len()`.
+type Item = (u32, u32);
+
+/// Grammar facts the construction needs: right-hand sides (augmented), nullable, FIRST.
+struct Analysis<'g> {
+    grammar: &'g Grammar,
+    /// Right-hand sides; the last one is the augmented `start' → start`.
+    rhs: Vec<Vec<Symbol>>,
+    productions_of: Vec<Vec<u32>>,
+    nullable: Vec<bool>,
+    first: Vec<TerminalSet>,
+    /// Terminal-set capacity: terminals, end of input, and the propagation marker.
+    capacity: usize,
+}
+
+impl<'g> Analysis<'g> {
+    fn new(grammar: &'g Grammar) -> Analysis<'g> {
+        let mut rhs: Vec<Vec<Symbol>> = grammar.productions.iter().map(|p| p.rhs.clone()).collect();
+        rhs.push(vec![Symbol::Nonterminal(grammar.start)]);
+        let mut productions_of = vec![Vec::new(); grammar.nonterminals.len()];
+        for (i, p) in grammar.productions.iter().enumerate() {
+            productions_of[p.lhs.index()].push(i as u32);
+        }
+        let capacity = grammar.terminals.len() + 2;
+        let nullable = grammar.nullable();
+        let first = first_sets(grammar, &nullable, capacity);
+        Analysis { grammar, rhs, productions_of, nullable, first, capacity }
+    }
+
+    fn end(&self) -> TerminalId {
+        TerminalId(self.grammar.terminals.len() as u32)
+    }
+
+    fn marker(&self) -> TerminalId {
+        TerminalId(self.grammar.terminals.len() as u32 + 1)
+    }
+
+    fn augmented(&self) -> u32 {
+        (self.rhs.len() - 1) as u32
+    }
+
+    fn symbol_after_dot(&self, (p, dot): Item) -> Option<Symbol> {
+        self.rhs[p as usize].get(dot as usize).copied()
+    }
+
+    /// FIRST of `rhs[p][from..]`, and whether that suffix is nullable.
+    fn first_of_suffix(&self, p: u32, from: u32) -> (TerminalSet, bool) {
+        let mut set = TerminalSet::new(self.capacity);
+        for sym in &self.rhs[p as usize][from as usize..] {
+            match *sym {
+                Symbol::Terminal(t) => {
+                    set.insert(t);
+                    return (set, false);
+                }
+                Symbol::Nonterminal(n) => {
+                    set.union_with(&self.first[n.index()]);
+                    if !self.nullable[n.index()] {
+                        return (set, false);
+                    }
+                }
+            }
+        }
+        (set, true)
+    }
+
+    /// LR(0) closure of a kernel, kernel first.
+    fn closure(&self, kernel: &[Item]) -> Vec<Item> {
+        let mut items = kernel.to_vec();
+        let mut added = vec![false; self.grammar.nonterminals.len()];
+        let mut i = 0;
+        while i < items.len() {
+            if let Some(Symbol::Nonterminal(n)) = self.symbol_after_dot(items[i]) {
+                if !std::mem::replace(&mut added[n.index()], true) {
+                    items.extend(self.productions_of[n.index()].iter().map(|&p| (p, 0)));
+                }
+            }
+            i += 1;
+        }
+        items
+    }
+
+    /// LR(1) closure of kernel items with lookahead sets.
+    fn closure_with_lookaheads(&self, seeds: Vec<(Item, TerminalSet)>) -> HashMap<Item, TerminalSet> {
+        let mut sets: HashMap<Item, TerminalSet> = HashMap::new();
+        let mut queue: Vec<Item> = Vec::new();
+        for (item, la) in seeds {
+            sets.entry(item).or_insert_with(|| TerminalSet::new(self.capacity)).union_with(&la);
+            queue.push(item);
+        }
+        while let Some(item) = queue.pop() {
+            let Some(Symbol::Nonterminal(n)) = self.symbol_after_dot(item) else { continue };
+            let (mut la, nullable) = self.first_of_suffix(item.0, item.1 + 1);
+            if nullable {
+                la.union_with(&sets[&item]);
+            }
+            for &p in &self.productions_of[n.index()] {
+                let mut inserted = false;
+                let entry = sets.entry((p, 0)).or_insert_with(|| {
+                    inserted = true;
+                    TerminalSet::new(self.capacity)
+                });
+                if entry.union_with(&la) || inserted {
+                    queue.push((p, 0));
+                }
+            }
+        }
+        sets
+    }
+}
+
+fn first_sets(grammar: &Grammar, nullable: &[bool], capacity: usize) -> Vec<TerminalSet> {
+    let mut first = vec![TerminalSet::new(capacity); grammar.nonterminals.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for p in &grammar.productions {
+            for sym in &p.rhs {
+                match *sym {
+                    Symbol::Terminal(t) => {
+                        changed |= first[p.lhs.index()].insert(t);
+                        break;
+                    }
+                    Symbol::Nonterminal(n) => {
+                        if n != p.lhs {
+                            let other = first[n.index()].clone();
+                            changed |= first[p.lhs.index()].union_with(&other);
+                        }
+                        if !nullable[n.index()] {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    first
+}
+
+/// The LR(0) automaton: kernels and transitions.
+struct Lr0 {
+    kernels: Vec<Vec<Item>>,
+    transitions: Vec<Vec<(Symbol, u32)>>,
+}
+
+impl Lr0 {
+    fn new(analysis: &Analysis, config: &LrConfig) -> Result<Lr0> {
+        let mut kernels: Vec<Vec<Item>> = vec![vec![(analysis.augmented(), 0)]];
+        let mut ids: HashMap<Vec<Item>, u32> = HashMap::new();
+        ids.insert(kernels[0].clone(), 0);
+        let mut transitions = Vec::new();
+        let mut next = 0;
+        while next < kernels.len() {
+            let closure = analysis.closure(&kernels[next]);
+            let mut by_symbol: Vec<(Symbol, Vec<Item>)> = Vec::new();
+            for item in closure {
+                let Some(sym) = analysis.symbol_after_dot(item) else { continue };
+                let advanced = (item.0, item.1 + 1);
+                match by_symbol.iter_mut().find(|(s, _)| *s == sym) {
+                    Some((_, k)) => k.push(advanced),
+                    None => by_symbol.push((sym, vec![advanced])),
+                }
+            }
+            let mut row = Vec::with_capacity(by_symbol.len());
+            for (sym, mut kernel) in by_symbol {
+                kernel.sort_unstable();
+                kernel.dedup();
+                let id = match ids.get(&kernel) {
+                    Some(&id) => id,
+                    None => {
+                        if kernels.len() >= config.max_states {
+                            return Err(Error::Limit {
+                                kind: LimitKind::LrStates,
+                                value: kernels.len() + 1,
+                                limit: config.max_states,
+                            });
+                        }
+                        let id = kernels.len() as u32;
+                        ids.insert(kernel.clone(), id);
+                        kernels.push(kernel);
+                        id
+                    }
+                };
+                row.push((sym, id));
+            }
+            transitions.push(row);
+            next += 1;
+        }
+        Ok(Lr0 { kernels, transitions })
+    }
+
+    fn goto(&self, state: usize, sym: Symbol) -> usize {
+        self.transitions[state].iter().find(|(s, _)| *s == sym).map(|&(_, t)| t as usize).expect("LR(0) transition")
+    }
+
+    /// Lookahead sets of every kernel item, by spontaneous generation and propagation.
+    fn lalr_lookaheads(&self, analysis: &Analysis) -> Vec<Vec<TerminalSet>> {
+        let mut lookaheads: Vec<Vec<TerminalSet>> =
+            self.kernels.iter().map(|k| vec![TerminalSet::new(analysis.capacity); k.len()]).collect();
+        lookaheads[0][0].insert(analysis.end());
+        let mut propagate: Vec<((usize, usize), (usize, usize))> = Vec::new();
+        for (state, kernel) in self.kernels.iter().enumerate() {
+            for (k, &item) in kernel.iter().enumerate() {
+                let mut marker = TerminalSet::new(analysis.capacity);
+                marker.insert(analysis.marker());
+                for (citem, la) in analysis.closure_with_lookaheads(vec![(item, marker)]) {
+                    let Some(sym) = analysis.symbol_after_dot(citem) else { continue };
+                    let target = self.goto(state, sym);
+                    let advanced = (citem.0, citem.1 + 1);
+                    let tk = self.kernels[target].binary_search(&advanced).expect("kernel item");
+                    for t in la.iter() {
+                        if t == analysis.marker() {
+                            propagate.push(((state, k), (target, tk)));
+                        } else {
+                            lookaheads[target][tk].insert(t);
+                        }
+                    }
+                }
+            }
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &((s, k), (t, tk)) in &propagate {
+                let from = lookaheads[s][k].clone();
+                changed |= lookaheads[t][tk].union_with(&from);
+            }
+        }
+        lookaheads
+    }
+
+    fn into_tables(self, analysis: &Analysis, lookaheads: &[Vec<TerminalSet>]) -> LrTables {
+        let terminal_count = analysis.grammar.terminals.len();
+        let mut tables = LrTables {
+            terminal_count,
+            production_len: analysis.grammar.productions.iter().map(|p| p.rhs.len() as u32).collect(),
+            production_lhs: analysis.grammar.productions.iter().map(|p| p.lhs).collect(),
+            shifts: Vec::with_capacity(self.kernels.len()),
+            gotos: Vec::with_capacity(self.kernels.len()),
+            reductions: Vec::with_capacity(self.kernels.len()),
+            accepting: Vec::with_capacity(self.kernels.len()),
+            conflicts: 0,
+        };
+        for (state, kernel) in self.kernels.iter().enumerate() {
+            let mut shifts = Vec::new();
+            let mut gotos = Vec::new();
+            for &(sym, target) in &self.transitions[state] {
+                match sym {
+                    Symbol::Terminal(t) => shifts.push((t, LrState(target))),
+                    Symbol::Nonterminal(n) => gotos.push((n, LrState(target))),
+                }
+            }
+            shifts.sort_unstable();
+            gotos.sort_unstable();
+            let seeds = kernel.iter().copied().zip(lookaheads[state].iter().cloned()).collect();
+            let closure = analysis.closure_with_lookaheads(seeds);
+            let mut accepting = false;
+            let mut reductions = Vec::new();
+            for (item, la) in closure {
+                if analysis.symbol_after_dot(item).is_some() {
+                    continue;
+                }
+                if item.0 == analysis.augmented() {
+                    accepting = true;
+                    continue;
+                }
+                let mut lookahead = TerminalSet::new(terminal_count + 1);
+                for t in la.iter().filter(|t| t.index() <= terminal_count) {
+                    lookahead.insert(t);
+                }
+                reductions.push(Reduction { production: ProductionId(item.0), lookahead });
+            }
+            reductions.sort_unstable_by_key(|r| r.production);
+            tables.conflicts += count_conflicts(&shifts, &reductions, terminal_count);
+            tables.shifts.push(shifts);
+            tables.gotos.push(gotos);
+            tables.reductions.push(reductions);
+            tables.accepting.push(accepting);
+        }
+        tables
+    }
+}
+
+fn count_conflicts(shifts: &[(TerminalId, LrState)], reductions: &[Reduction], terminal_count: usize) -> usize {
+    (0..=terminal_count as u32)
+        .map(TerminalId)
+        .filter(|&t| {
+            let shift = shifts.binary_search_by_key(&t, |&(x, _)| x).is_ok() as usize;
+            shift + reductions.iter().filter(|r| r.lookahead.contains(t)).count() > 1
+        })
+        .count()
+}
+
+#[cfg(test)]
+mod tests;
