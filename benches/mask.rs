@@ -1,1 +1,59 @@
-fn main(){}
+//! Criterion benchmarks of the matcher on the embedded defaults (JSON grammar, Qwen3
+//! tokenizer, sample document): the reference trie-walk mask at a few positions of the
+//! document, and commit.
+//!
+//! Run with `cargo bench --bench mask`. The percentile harness is `stackmask trace`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use stackmask::tokenizer::Tokenizer;
+use stackmask::{CompiledGrammar, Grammar, Matcher};
+use std::sync::Arc;
+
+const SAMPLE: &str = include_str!("../grammars/samples/sample.json");
+
+fn setup() -> (Arc<CompiledGrammar>, Tokenizer, Vec<u32>) {
+    let grammar = Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).expect("default grammar");
+    let compiled = Arc::new(CompiledGrammar::new(&grammar).expect("compiles"));
+    let tokenizer = Tokenizer::embedded_default().expect("embedded tokenizer");
+    let tokens = tokenizer.encode(SAMPLE).expect("encodes");
+    (compiled, tokenizer, tokens)
+}
+
+fn bench_mask(c: &mut Criterion) {
+    let (compiled, tokenizer, tokens) = setup();
+    let mut group = c.benchmark_group("reference_mask_json_qwen3");
+    group.sample_size(10);
+    for &at in &[0usize, tokens.len() / 3, 2 * tokens.len() / 3] {
+        let mut m = Matcher::new(Arc::clone(&compiled), tokenizer.vocab_arc());
+        for &t in &tokens[..at] {
+            m.commit(t).expect("sample is valid JSON");
+        }
+        let mut mask = vec![0u32; m.mask_words()];
+        group.bench_with_input(BenchmarkId::from_parameter(at), &at, |b, _| {
+            b.iter(|| m.compute_mask(&mut mask).expect("mask"))
+        });
+    }
+    group.finish();
+}
+
+fn bench_commit(c: &mut Criterion) {
+    let (compiled, tokenizer, tokens) = setup();
+    c.bench_function("commit_whole_sample_json_qwen3", |b| {
+        b.iter(|| {
+            let mut m = Matcher::new(Arc::clone(&compiled), tokenizer.vocab_arc());
+            for &t in &tokens {
+                m.commit(t).expect("sample is valid JSON");
+            }
+            m
+        })
+    });
+}
+
+fn bench_compile(c: &mut Criterion) {
+    c.bench_function("compile_json_grammar", |b| {
+        b.iter(|| CompiledGrammar::new(&Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).unwrap()).unwrap())
+    });
+}
+
+criterion_group!(benches, bench_compile, bench_commit, bench_mask);
+criterion_main!(benches);

@@ -29,7 +29,10 @@
 //! let mut m = Matcher::new(compiled, vocab);
 //! let mut mask = vec![0u32; m.mask_words()];
 //! m.compute_mask(&mut mask).unwrap();
-//! assert_eq!(mask[0], 0b00111); // a, b? no: "b" needs an "a" first
+//! // "a" and "ab" may start the text; "b", "c" and EOS may not.
+//! assert_eq!(mask[0], 0b00101);
+//! m.commit(2).unwrap(); // "ab"
+//! assert!(m.is_accepting().unwrap());
 //! ```
 
 pub mod error;
@@ -43,3 +46,7 @@ pub mod tokenizer;
 
 pub use error::{Error, LimitKind, Position, Result};
 pub use ir::Grammar;
+pub use matcher::{CompiledGrammar, Matcher};
+
+/// The grammar the CLI uses when none is given: generic JSON (`grammars/json.lark`).
+pub const DEFAULT_GRAMMAR: &str = include_str!("../grammars/json.lark");

@@ -1,1 +1,224 @@
-fn main(){}
+//! The `stackmask` command-line tool.
+//!
+//! * `stackmask check GRAMMAR TEXT_FILE`: does the text belong to the grammar?
+//!   Exit 0 accepted, 1 rejected (with the failing byte offset, line and column),
+//!   2 for usage or grammar errors.
+//! * `stackmask trace [GRAMMAR TEXT_FILE] [--tokenizer T] [--verify]`: tokenize the text,
+//!   teacher-force it token by token and print, per token, whether the mask allowed it,
+//!   the mask's popcount and the time to compute it. Without arguments it runs on the
+//!   embedded defaults: the JSON grammar, a sample document and the Qwen3 tokenizer.
+
+use clap::{Parser as ClapParser, Subcommand};
+use stackmask::matcher::{oracle, Recognizer};
+use stackmask::tokenizer::Tokenizer;
+use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+const DEFAULT_TEXT: &str = include_str!("../grammars/samples/sample.json");
+
+#[derive(ClapParser)]
+#[command(name = "stackmask", version, about = "Grammar-constrained decoding: exact token masks over a GLR parse")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check whether a text file is a sentence of a grammar.
+    Check {
+        /// Lark grammar file.
+        grammar: PathBuf,
+        /// The text to check.
+        text: PathBuf,
+    },
+    /// Teacher-force a text token by token and print the mask at every step.
+    Trace {
+        /// Lark grammar file (default: the embedded JSON grammar).
+        grammar: Option<PathBuf>,
+        /// Text file (default: an embedded sample JSON document).
+        text: Option<PathBuf>,
+        /// HuggingFace tokenizer.json, plain or gzipped (default: embedded Qwen3).
+        #[arg(long, short)]
+        tokenizer: Option<PathBuf>,
+        /// Check every mask against the exact reference mask; fail on the first difference.
+        #[arg(long)]
+        verify: bool,
+        /// Print only the summary, not one line per token.
+        #[arg(long, short)]
+        summary: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Check { grammar, text } => check(&grammar, &text),
+        Command::Trace { grammar, text, tokenizer, verify, summary } => {
+            trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary)
+        }
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, Error> {
+    std::fs::read(path).map_err(|source| Error::Io { path: path.display().to_string(), source })
+}
+
+fn load_grammar(path: Option<&Path>) -> Result<Arc<CompiledGrammar>, Error> {
+    let grammar = match path {
+        None => Grammar::from_lark(stackmask::DEFAULT_GRAMMAR)?,
+        Some(p) => {
+            let bytes = read(p)?;
+            let text = String::from_utf8(bytes).map_err(|e| Error::Grammar {
+                position: Position::default(),
+                reason: format!("{}: grammar file is not UTF-8: {e}", p.display()),
+            })?;
+            Grammar::from_lark(&text)?
+        }
+    };
+    Ok(Arc::new(CompiledGrammar::new(&grammar)?))
+}
+
+fn check(grammar: &Path, text_path: &Path) -> Result<ExitCode, Error> {
+    let compiled = load_grammar(Some(grammar))?;
+    let text = read(text_path)?;
+    let mut recognizer = Recognizer::new(compiled);
+    match recognizer.feed(&text) {
+        Err(Error::Rejected { offset, reason }) => {
+            let at = Position::of_offset(&String::from_utf8_lossy(&text), offset);
+            println!("rejected at byte {offset} ({at}): {reason}");
+            Ok(ExitCode::from(1))
+        }
+        Err(e) => Err(e),
+        Ok(()) if recognizer.is_complete()? => {
+            println!("accepted ({} bytes)", text.len());
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(()) => {
+            println!("rejected at end of input (byte {}): the text is a prefix, not a sentence", text.len());
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn trace(
+    grammar: Option<&Path>,
+    text_path: Option<&Path>,
+    tokenizer: Option<&Path>,
+    verify: bool,
+    summary_only: bool,
+) -> Result<ExitCode, Error> {
+    if grammar.is_some() != text_path.is_some() {
+        eprintln!("error: give both GRAMMAR and TEXT_FILE, or neither for the embedded defaults");
+        return Ok(ExitCode::from(2));
+    }
+    let started = Instant::now();
+    let compiled = load_grammar(grammar)?;
+    let compile_time = started.elapsed();
+    let started = Instant::now();
+    let tokenizer = match tokenizer {
+        Some(p) => Tokenizer::from_file(p)?,
+        None => Tokenizer::embedded_default()?,
+    };
+    let tokenizer_time = started.elapsed();
+    let text = match text_path {
+        Some(p) => String::from_utf8(read(p)?)
+            .map_err(|e| Error::Rejected { offset: e.utf8_error().valid_up_to(), reason: "text file is not UTF-8".into() })?,
+        None => DEFAULT_TEXT.to_string(),
+    };
+    let tokens = tokenizer.encode(&text)?;
+    let vocab = tokenizer.vocab_arc();
+    let mut matcher = Matcher::new(compiled, Arc::clone(&vocab));
+    let mut mask = vec![0u32; matcher.mask_words()];
+    let mut times_us: Vec<f64> = Vec::with_capacity(tokens.len() + 1);
+    let progress = progress_bar(tokens.len() as u64 + 1, summary_only);
+    if !summary_only {
+        println!("{:>6}  {:<24} {:>7} {:>9} {:>11}", "step", "token", "allowed", "popcount", "mask_us");
+    }
+    let eos = vocab.eos_tokens().first().copied();
+    let steps = tokens.iter().copied().map(Some).chain(std::iter::once(eos));
+    for (step, token) in steps.enumerate() {
+        let t0 = Instant::now();
+        matcher.compute_mask(&mut mask)?;
+        let us = t0.elapsed().as_secs_f64() * 1e6;
+        times_us.push(us);
+        if verify {
+            if let Err((only_fast, only_reference)) = oracle::verify(&mut matcher)? {
+                eprintln!(
+                    "MASK DIFFERS from the reference at step {step}: {} tokens only in the fast mask, {} only in the reference (first: {:?} / {:?})",
+                    only_fast.len(),
+                    only_reference.len(),
+                    only_fast.first().map(|&t| vocab.token_name(t)),
+                    only_reference.first().map(|&t| vocab.token_name(t))
+                );
+                return Ok(ExitCode::from(1));
+            }
+        }
+        let Some(token) = token else {
+            eprintln!("no EOS token known for this tokenizer; the end of text was not checked");
+            break;
+        };
+        let allowed = mask.get(token as usize / 32).is_some_and(|w| w >> (token % 32) & 1 == 1);
+        if !summary_only {
+            let popcount: u32 = mask.iter().map(|w| w.count_ones()).sum();
+            println!("{step:>6}  {:<24} {:>7} {popcount:>9} {us:>11.1}", truncate(&vocab.token_name(token), 24), allowed);
+        }
+        progress.inc(1);
+        if !allowed {
+            progress.finish_and_clear();
+            println!("token {step} ({}) is not allowed by the grammar: rejected", vocab.token_name(token));
+            return Ok(ExitCode::from(1));
+        }
+        matcher.commit(token)?;
+    }
+    progress.finish_and_clear();
+    print_summary(&times_us, tokens.len(), compile_time.as_secs_f64(), tokenizer_time.as_secs_f64(), verify);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn progress_bar(len: u64, visible: bool) -> indicatif::ProgressBar {
+    if !visible || len < 200 {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tokens {elapsed}").expect("valid template"),
+    );
+    bar
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    let escaped: String = s.escape_debug().collect();
+    escaped.chars().take(n).collect()
+}
+
+fn print_summary(times_us: &[f64], tokens: usize, compile_s: f64, tokenizer_s: f64, verified: bool) {
+    let mut sorted = times_us.to_vec();
+    sorted.sort_by(|a, b| a.total_cmp(b));
+    let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+    println!();
+    println!("tokens: {tokens}, masks: {}", sorted.len());
+    println!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", compile_s * 1e3, tokenizer_s * 1e3);
+    if !sorted.is_empty() {
+        println!(
+            "mask time (reference trie walk) us: p50 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
+            pct(0.5),
+            pct(0.99),
+            pct(0.999),
+            sorted[sorted.len() - 1]
+        );
+    }
+    if verified {
+        println!("verify: every mask equal to the token-by-token reference mask");
+    }
+}

@@ -1,1 +1,374 @@
-//! matcher
+//! The matcher: what a decoding loop calls — commit a token, roll back, ask for the mask.
+//!
+//! Boundary: takes a [`CompiledGrammar`] (lexer DFA + LR tables, immutable, shared by
+//! every sequence) and a [`Vocabulary`]; one [`Matcher`] per sequence holds the parse
+//! state. Masks use the llguidance/XGrammar layout: `u32` words, token `i` is bit
+//! `i % 32` of word `i / 32`.
+//!
+//! Two mask computations exist and must always agree bit for bit:
+//! * [`oracle::reference_mask`]: for every token, clone the state, feed its bytes, ask
+//!   whether the result is viable. Slow, obviously right, kept for ever.
+//! * [`Matcher::compute_mask`]: the same test, walking the token trie so that tokens
+//!   sharing a prefix share the work, and pruning a subtree as soon as its prefix is not
+//!   viable (a pending lexeme that is not viable never becomes viable by growing).
+//!
+//! # Example
+//! ```
+//! use stackmask::{Grammar, CompiledGrammar, Matcher, tokenizer::Vocabulary};
+//! use std::sync::Arc;
+//! let g = Grammar::from_lark(r#"start: "[" (NUM ("," NUM)*)? "]"
+//!                               NUM: /[0-9]+/"#).unwrap();
+//! let tokens = ["[", "]", "1", "12", ",", "],", "<eos>"];
+//! let vocab = Arc::new(Vocabulary::from_token_bytes(
+//!     tokens.iter().map(|t| t.as_bytes().to_vec()).collect(), Some(6)));
+//! let mut m = Matcher::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab);
+//! m.commit(0).unwrap(); // "["
+//! m.commit(3).unwrap(); // "12"
+//! let mut mask = vec![0u32; m.mask_words()];
+//! m.compute_mask(&mut mask).unwrap();
+//! // "]" "1" "12" "," are allowed; "[" and "]," and EOS are not.
+//! assert_eq!(mask[0], 0b0011110);
+//! ```
+
+pub mod oracle;
+mod recognizer;
+
+pub use recognizer::{Recognizer, RecognizerCheckpoint};
+
+use crate::error::{Error, Result};
+use crate::glr::GlrConfig;
+use crate::ir::{Grammar, TerminalSet};
+use crate::lexer::{Lexer, LexerConfig};
+use crate::lr::{LrConfig, LrTables};
+use crate::tokenizer::{TokenTrie, Vocabulary};
+use recognizer::Fed;
+use std::sync::Arc;
+
+/// Configuration of every compile stage, with limits that protect a server.
+///
+/// # Example
+/// ```
+/// use stackmask::matcher::CompileConfig;
+/// let mut config = CompileConfig::default();
+/// config.lexer.max_states = 10_000;
+/// config.glr.max_nodes_per_step = 5_000;
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct CompileConfig {
+    /// Lexer DFA limits.
+    pub lexer: LexerConfig,
+    /// LR table limits.
+    pub lr: LrConfig,
+    /// GLR runtime limits.
+    pub glr: GlrConfig,
+}
+
+/// A grammar compiled for parsing: lexer DFA and LR tables. Immutable, `Send + Sync`,
+/// shared (in an `Arc`) by every matcher of every sequence.
+///
+/// # Example
+/// ```
+/// use stackmask::{Grammar, CompiledGrammar};
+/// let g = Grammar::from_lark(r#"start: "a"+"#).unwrap();
+/// let c = CompiledGrammar::new(&g).unwrap();
+/// assert!(c.lexer().state_count() >= 3);
+/// assert!(c.tables().state_count() >= 3);
+/// ```
+#[derive(Clone, Debug)]
+pub struct CompiledGrammar {
+    grammar: Grammar,
+    lexer: Lexer,
+    tables: LrTables,
+    config: CompileConfig,
+}
+
+impl CompiledGrammar {
+    /// Compile with the default configuration.
+    pub fn new(grammar: &Grammar) -> Result<CompiledGrammar> {
+        CompiledGrammar::with_config(grammar, &CompileConfig::default())
+    }
+
+    /// Compile with `config`.
+    pub fn with_config(grammar: &Grammar, config: &CompileConfig) -> Result<CompiledGrammar> {
+        let lexer = Lexer::new(grammar, &config.lexer)?;
+        let tables = LrTables::new(grammar, &config.lr)?;
+        Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone() })
+    }
+
+    /// The grammar IR it was compiled from.
+    pub fn grammar(&self) -> &Grammar {
+        &self.grammar
+    }
+
+    /// The lexer DFA.
+    pub fn lexer(&self) -> &Lexer {
+        &self.lexer
+    }
+
+    /// The LR tables.
+    pub fn tables(&self) -> &LrTables {
+        &self.tables
+    }
+}
+
+/// One committed step, for rollback.
+#[derive(Clone, Debug)]
+struct Step {
+    before: RecognizerCheckpoint,
+    terminated_before: bool,
+}
+
+/// The constraint state of one sequence being decoded.
+///
+/// See the [module documentation](self) for an example.
+#[derive(Clone, Debug)]
+pub struct Matcher {
+    vocab: Arc<Vocabulary>,
+    recognizer: Recognizer,
+    history: Vec<Step>,
+    terminated: bool,
+}
+
+impl Matcher {
+    /// A matcher at the start of the text.
+    pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> Matcher {
+        Matcher { vocab, recognizer: Recognizer::new(compiled), history: Vec::new(), terminated: false }
+    }
+
+    /// Number of `u32` words a mask needs: `ceil(vocab_size / 32)`.
+    pub fn mask_words(&self) -> usize {
+        self.vocab.len().div_ceil(32)
+    }
+
+    /// The vocabulary.
+    pub fn vocab(&self) -> &Arc<Vocabulary> {
+        &self.vocab
+    }
+
+    /// Commit one token. An EOS token is allowed exactly when the text is complete and
+    /// ends the sequence; other special tokens are never allowed. On error the matcher
+    /// is unchanged.
+    pub fn commit(&mut self, token: u32) -> Result<()> {
+        let vocab = Arc::clone(&self.vocab);
+        if token as usize >= vocab.len() {
+            return Err(Error::TokenOutOfRange { id: token, vocab_size: vocab.len() });
+        }
+        self.ensure_not_terminated()?;
+        let before = self.recognizer.checkpoint();
+        match vocab.token_bytes(token) {
+            Some(bytes) => self.recognizer.feed(bytes)?,
+            None if vocab.eos_tokens().contains(&token) => {
+                if !self.recognizer.is_complete()? {
+                    return Err(self.rejected("end of sequence before the text is complete"));
+                }
+                self.terminated = true;
+            }
+            None => return Err(self.rejected(&format!("special token {} is not text", vocab.token_name(token)))),
+        }
+        self.history.push(Step { before, terminated_before: false });
+        Ok(())
+    }
+
+    /// Commit raw bytes as one step (rolled back as one unit). On error the matcher is
+    /// unchanged.
+    pub fn commit_bytes(&mut self, bytes: &[u8]) -> Result<()> {
+        self.ensure_not_terminated()?;
+        let before = self.recognizer.checkpoint();
+        self.recognizer.feed(bytes)?;
+        self.history.push(Step { before, terminated_before: false });
+        Ok(())
+    }
+
+    fn ensure_not_terminated(&self) -> Result<()> {
+        if self.terminated {
+            return Err(self.rejected("the sequence has ended"));
+        }
+        Ok(())
+    }
+
+    fn rejected(&self, reason: &str) -> Error {
+        Error::Rejected { offset: self.recognizer.offset(), reason: reason.to_string() }
+    }
+
+    /// Undo the last `n` commits (speculative decoding).
+    pub fn rollback(&mut self, n: usize) -> Result<()> {
+        if n > self.history.len() {
+            return Err(Error::Rollback { requested: n, available: self.history.len() });
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let keep = self.history.len() - n;
+        let step = &self.history[keep];
+        self.recognizer.restore(&step.before);
+        self.terminated = step.terminated_before;
+        self.history.truncate(keep);
+        Ok(())
+    }
+
+    /// Number of commits that can be rolled back.
+    pub fn committed_steps(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Whether the text so far is a complete sentence (EOS would be allowed).
+    pub fn is_accepting(&mut self) -> Result<bool> {
+        Ok(!self.terminated && self.recognizer.is_complete()?)
+    }
+
+    /// Whether EOS has been committed.
+    pub fn is_terminated(&self) -> bool {
+        self.terminated
+    }
+
+    /// Bytes committed so far.
+    pub fn committed_bytes(&self) -> usize {
+        self.recognizer.offset()
+    }
+
+    /// The recognizer (read-only), e.g. to inspect the GSS.
+    pub fn recognizer(&self) -> &Recognizer {
+        &self.recognizer
+    }
+
+    /// Write the mask of allowed next tokens into `mask` (`ceil(vocab/32)` words,
+    /// token `i` = bit `i % 32` of word `i / 32`). After EOS the mask is empty.
+    pub fn compute_mask(&mut self, mask: &mut [u32]) -> Result<()> {
+        let need = self.mask_words();
+        if mask.len() != need {
+            return Err(Error::MaskSize { got: mask.len(), need });
+        }
+        mask.fill(0);
+        if self.terminated {
+            return Ok(());
+        }
+        let vocab = Arc::clone(&self.vocab);
+        let trie = vocab.trie();
+        let expected = self.recognizer.expected_terminals()?;
+        if self.recognizer.pending_is_viable(&expected) {
+            set_bits(mask, trie.tokens_at(0));
+        }
+        self.walk_children(trie, 0, &expected, mask)?;
+        if self.recognizer.is_complete()? {
+            set_bits(mask, vocab.eos_tokens());
+        }
+        Ok(())
+    }
+
+    /// Visit the trie children of `node`, whose bytes have been fed; `expected` is the
+    /// parser's viable terminals in the current state.
+    fn walk_children(
+        &mut self,
+        trie: &TokenTrie,
+        node: usize,
+        expected: &TerminalSet,
+        mask: &mut [u32],
+    ) -> Result<()> {
+        let cp = self.recognizer.checkpoint();
+        for child in trie.children(node) {
+            let fed = self.recognizer.feed_byte(trie.nodes()[child].byte());
+            let result = match fed {
+                Ok(Fed::Dead) => Ok(()),
+                Ok(Fed::Extended) => self.visit(trie, child, expected, mask),
+                Ok(Fed::Closed) => match self.recognizer.expected_terminals() {
+                    Ok(after) => self.visit(trie, child, &after, mask),
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            };
+            self.recognizer.restore(&cp);
+            result?;
+        }
+        Ok(())
+    }
+
+    fn visit(
+        &mut self,
+        trie: &TokenTrie,
+        node: usize,
+        expected: &TerminalSet,
+        mask: &mut [u32],
+    ) -> Result<()> {
+        if !self.recognizer.pending_is_viable(expected) {
+            return Ok(());
+        }
+        set_bits(mask, trie.tokens_at(node));
+        self.walk_children(trie, node, expected, mask)
+    }
+
+    /// Bytes that every continuation must start with: the longest string such that at
+    /// each position exactly one byte keeps the text viable and the text is not complete.
+    pub fn forced_bytes(&mut self) -> Result<Vec<u8>> {
+        const MAX_FORCED: usize = 4096;
+        let cp = self.recognizer.checkpoint();
+        let mut forced = Vec::new();
+        let result = (|| {
+            while forced.len() < MAX_FORCED && !self.terminated && !self.recognizer.is_complete()? {
+                let Some(byte) = self.only_viable_byte()? else { break };
+                self.recognizer.feed(&[byte])?;
+                forced.push(byte);
+            }
+            Ok(())
+        })();
+        self.recognizer.restore(&cp);
+        result.map(|()| forced)
+    }
+
+    fn only_viable_byte(&mut self) -> Result<Option<u8>> {
+        let mut found = None;
+        for b in 0..=255u8 {
+            let cp = self.recognizer.checkpoint();
+            let viable = self.recognizer.feed(&[b]).is_ok();
+            self.recognizer.restore(&cp);
+            if viable {
+                if found.is_some() {
+                    return Ok(None);
+                }
+                found = Some(b);
+            }
+        }
+        Ok(found)
+    }
+
+    /// Tokens to fast-forward: a greedy longest-match tokenization of
+    /// [`Matcher::forced_bytes`], leaving out a final token that a longer vocabulary
+    /// token could extend (the model may prefer the longer one).
+    pub fn ff_tokens(&mut self) -> Result<Vec<u32>> {
+        let forced = self.forced_bytes()?;
+        let trie = self.vocab.trie();
+        let mut tokens = Vec::new();
+        let mut at = 0;
+        while let Some((len, token, end_node)) = longest_token_prefix(trie, &forced[at..]) {
+            let extendable = at + len == forced.len() && trie.children(end_node).next().is_some();
+            if extendable {
+                break;
+            }
+            tokens.push(token);
+            at += len;
+        }
+        Ok(tokens)
+    }
+}
+
+/// The longest token that is a prefix of `bytes`: its length, id and trie node.
+fn longest_token_prefix(trie: &TokenTrie, bytes: &[u8]) -> Option<(usize, u32, usize)> {
+    let mut node = 0;
+    let mut best = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        let Some(child) = trie.children(node).find(|&c| trie.nodes()[c].byte() == b) else { break };
+        node = child;
+        if let Some(&token) = trie.tokens_at(node).first() {
+            best = Some((i + 1, token, node));
+        }
+    }
+    best
+}
+
+fn set_bits(mask: &mut [u32], tokens: &[u32]) {
+    for &t in tokens {
+        mask[t as usize / 32] |= 1 << (t % 32);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,67 @@
+//! The exact reference mask: the definition every faster mask path must equal.
+//!
+//! For every token: start from the matcher's state, feed the token's bytes, and ask
+//! whether the text is still a viable prefix (for EOS: whether the text is complete).
+//! No precomputation, no sharing between tokens: its only job is to be obviously right.
+//!
+//! # Example
+//! ```
+//! use stackmask::{Grammar, CompiledGrammar, Matcher, matcher::oracle, tokenizer::Vocabulary};
+//! use std::sync::Arc;
+//! let g = Grammar::from_lark(r#"start: "ab" | "ac""#).unwrap();
+//! let vocab = Arc::new(Vocabulary::from_token_bytes(
+//!     vec![b"a".to_vec(), b"ab".to_vec(), b"b".to_vec(), b"c".to_vec(), vec![]], Some(4)));
+//! let mut m = Matcher::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab);
+//! assert_eq!(oracle::reference_mask(&m).unwrap(), vec![0b00011]);
+//! m.commit(0).unwrap();
+//! let mut fast = vec![0u32; 1];
+//! m.compute_mask(&mut fast).unwrap();
+//! assert_eq!(oracle::reference_mask(&m).unwrap(), fast);
+//! ```
+
+use super::Matcher;
+use crate::error::Result;
+
+/// The mask of `matcher`'s next tokens, computed token by token.
+pub fn reference_mask(matcher: &Matcher) -> Result<Vec<u32>> {
+    let vocab = matcher.vocab();
+    let mut mask = vec![0u32; matcher.mask_words()];
+    if matcher.is_terminated() {
+        return Ok(mask);
+    }
+    let mut state = matcher.recognizer().clone();
+    for token in 0..vocab.len() as u32 {
+        let allowed = match vocab.token_bytes(token) {
+            Some(bytes) => {
+                let cp = state.checkpoint();
+                let viable = match state.feed(bytes) {
+                    Ok(()) => true,
+                    Err(crate::Error::Rejected { .. }) => false,
+                    Err(e) => return Err(e),
+                };
+                state.restore(&cp);
+                viable
+            }
+            None => vocab.eos_tokens().contains(&token) && state.is_complete()?,
+        };
+        if allowed {
+            mask[token as usize / 32] |= 1 << (token % 32);
+        }
+    }
+    Ok(mask)
+}
+
+/// Compare `matcher`'s fast mask with the reference mask; on a difference, the ids of
+/// tokens allowed by only one of them (`(only_fast, only_reference)`).
+pub fn verify(matcher: &mut Matcher) -> Result<std::result::Result<(), (Vec<u32>, Vec<u32>)>> {
+    let mut fast = vec![0u32; matcher.mask_words()];
+    matcher.compute_mask(&mut fast)?;
+    let reference = reference_mask(matcher)?;
+    if fast == reference {
+        return Ok(Ok(()));
+    }
+    let differing = |a: &[u32], b: &[u32]| -> Vec<u32> {
+        (0..a.len() * 32).filter(|&i| a[i / 32] >> (i % 32) & 1 == 1 && b[i / 32] >> (i % 32) & 1 == 0).map(|i| i as u32).collect()
+    };
+    Ok(Err((differing(&fast, &reference), differing(&reference, &fast))))
+}

@@ -1,0 +1,245 @@
+//! [`Recognizer`]: the lexer and the GLR parser driven byte by byte, and the one
+//! definition of viability every mask path implements.
+
+use super::CompiledGrammar;
+use crate::error::{Error, Result};
+use crate::glr::{self, Parser};
+use crate::ir::{TerminalId, TerminalSet};
+use crate::lexer::LexState;
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+const NOT_VIABLE: &str = "the text up to and including this byte is not a prefix of any sentence";
+
+/// What feeding one byte did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fed {
+    /// The byte extended the pending lexeme; the parser did not move.
+    Extended,
+    /// The byte closed the pending lexeme (the parser consumed it) and started a new one.
+    Closed,
+    /// The byte cannot follow: the text is no longer a viable prefix.
+    Dead,
+}
+
+/// A saved [`Recognizer`] position.
+#[derive(Clone, Debug)]
+pub struct RecognizerCheckpoint {
+    lex: LexState,
+    offset: usize,
+    parser: glr::Checkpoint,
+}
+
+/// Recognises a growing text against a compiled grammar, byte by byte.
+///
+/// The state is the pending lexeme's lexer state plus the GSS of every parse of the
+/// lexemes closed so far. It implements the viability definition (see
+/// `docs/viability.md`):
+///
+/// * a text is a **viable prefix** when the lexemes closed so far (maximal munch) are a
+///   prefix the parser accepts and the pending lexeme, if any, can still become a terminal
+///   that is `%ignore`d or that the parser can consume next (`Prod(q)` ∩ viable ≠ ∅);
+/// * a text is **complete** when the pending lexeme, if any, matches a terminal that
+///   closes it acceptably and the parser then accepts end of input.
+///
+/// # Example
+/// ```
+/// use stackmask::{Grammar, CompiledGrammar, matcher::Recognizer};
+/// use std::sync::Arc;
+/// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
+/// let mut r = Recognizer::new(Arc::new(CompiledGrammar::new(&g).unwrap()));
+/// r.feed(b"((x)").unwrap();
+/// assert!(!r.is_complete().unwrap());
+/// r.feed(b")").unwrap();
+/// assert!(r.is_complete().unwrap());
+/// assert!(r.feed(b")").is_err());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Recognizer {
+    compiled: Arc<CompiledGrammar>,
+    lex: LexState,
+    offset: usize,
+    parser: Parser,
+}
+
+impl Recognizer {
+    /// A recognizer at the start of the text.
+    pub fn new(compiled: Arc<CompiledGrammar>) -> Recognizer {
+        let parser = Parser::new(&compiled.config.glr);
+        let lex = compiled.lexer.start();
+        Recognizer { compiled, lex, offset: 0, parser }
+    }
+
+    /// Feed `bytes`. On error ([`Error::Rejected`] with the offset of the first byte that
+    /// cannot be part of a viable prefix) the recognizer is left unchanged.
+    pub fn feed(&mut self, bytes: &[u8]) -> Result<()> {
+        let cp = self.checkpoint();
+        let mut outcome = Ok(true);
+        let mut fed = 0;
+        for &b in bytes {
+            fed += 1;
+            match self.feed_byte(b) {
+                Ok(Fed::Dead) => {
+                    outcome = Ok(false);
+                    break;
+                }
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
+                }
+                Ok(_) => {}
+            }
+        }
+        if let Ok(true) = outcome {
+            outcome = self.is_viable();
+        }
+        match outcome {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                self.restore(&cp);
+                Err(self.first_unviable(&bytes[..fed]))
+            }
+            Err(e) => {
+                self.restore(&cp);
+                Err(e)
+            }
+        }
+    }
+
+    /// The rejection for `bytes`, which are known not to leave a viable prefix: feeds
+    /// them again, checking viability after every byte, to report the first bad offset.
+    /// A lexeme is only judged when the byte after it arrives, so the first byte that
+    /// makes the text non-viable can come before the byte that made feeding fail.
+    fn first_unviable(&mut self, bytes: &[u8]) -> Error {
+        let cp = self.checkpoint();
+        let mut error = Error::Rejected { offset: cp.offset + bytes.len().saturating_sub(1), reason: NOT_VIABLE.into() };
+        for &b in bytes {
+            let offset = self.offset;
+            match self.feed_byte(b).and_then(|fed| if fed == Fed::Dead { Ok(false) } else { self.is_viable() }) {
+                Ok(true) => {}
+                Ok(false) => {
+                    error = Error::Rejected { offset, reason: NOT_VIABLE.into() };
+                    break;
+                }
+                Err(e) => {
+                    error = e;
+                    break;
+                }
+            }
+        }
+        self.restore(&cp);
+        error
+    }
+
+    /// Feed one byte. On `Dead` or an error the state is unspecified until the caller
+    /// restores a checkpoint.
+    pub(crate) fn feed_byte(&mut self, byte: u8) -> Result<Fed> {
+        let lexer = &self.compiled.lexer;
+        let next = lexer.next(self.lex, byte);
+        if !next.is_dead() {
+            self.lex = next;
+            self.offset += 1;
+            return Ok(Fed::Extended);
+        }
+        let restart = lexer.next(lexer.start(), byte);
+        if lexer.is_start(self.lex) || !self.close_lexeme()? {
+            return Ok(Fed::Dead);
+        }
+        if restart.is_dead() {
+            return Ok(Fed::Dead);
+        }
+        self.lex = restart;
+        self.offset += 1;
+        Ok(Fed::Closed)
+    }
+
+    /// Hand the pending lexeme to the parser; returns whether some parse survives.
+    fn close_lexeme(&mut self) -> Result<bool> {
+        let (terminals, skippable) = self.pending_candidates();
+        self.parser.consume(&self.compiled.tables, &terminals, skippable)
+    }
+
+    /// The pending lexeme's candidate terminals that reach the parser, and whether it
+    /// may be skipped as `%ignore`d.
+    fn pending_candidates(&self) -> (SmallVec<[TerminalId; 4]>, bool) {
+        let lexer = &self.compiled.lexer;
+        let ignored = lexer.ignored();
+        let accepts = lexer.accepts(self.lex);
+        let terminals = accepts.iter().copied().filter(|&t| !ignored.contains(t)).collect();
+        let skippable = accepts.iter().any(|&t| ignored.contains(t));
+        (terminals, skippable)
+    }
+
+    /// Whether the text fed so far is a viable prefix.
+    pub fn is_viable(&mut self) -> Result<bool> {
+        if self.compiled.lexer.is_start(self.lex) {
+            return Ok(true);
+        }
+        let all = TerminalSet::full(self.compiled.tables.terminal_capacity());
+        let expected = self.parser.viable_terminals(&self.compiled.tables, &all)?;
+        Ok(self.pending_is_viable(&expected))
+    }
+
+    /// Viability of the pending lexeme given the terminals the parser can consume next.
+    pub(crate) fn pending_is_viable(&self, expected: &TerminalSet) -> bool {
+        let lexer = &self.compiled.lexer;
+        if lexer.is_start(self.lex) {
+            return true;
+        }
+        let prod = lexer.completable(self.lex);
+        prod.intersects(lexer.ignored()) || prod.intersects(expected)
+    }
+
+    /// The terminals the parser can consume next (including end of input), for
+    /// [`Recognizer::pending_is_viable`].
+    pub(crate) fn expected_terminals(&mut self) -> Result<TerminalSet> {
+        let all = TerminalSet::full(self.compiled.tables.terminal_capacity());
+        self.parser.viable_terminals(&self.compiled.tables, &all)
+    }
+
+    /// Whether the text fed so far is a complete sentence.
+    pub fn is_complete(&mut self) -> Result<bool> {
+        let compiled = Arc::clone(&self.compiled);
+        if compiled.lexer.is_start(self.lex) {
+            return self.parser.accepts_end(&compiled.tables);
+        }
+        let cp = self.parser.checkpoint();
+        let complete = self
+            .close_lexeme()
+            .and_then(|closed| if closed { self.parser.accepts_end(&compiled.tables) } else { Ok(false) });
+        self.parser.restore(&cp);
+        complete
+    }
+
+    /// Save the current position.
+    pub fn checkpoint(&self) -> RecognizerCheckpoint {
+        RecognizerCheckpoint { lex: self.lex, offset: self.offset, parser: self.parser.checkpoint() }
+    }
+
+    /// Return to a saved position (checkpoints taken after it become invalid).
+    pub fn restore(&mut self, cp: &RecognizerCheckpoint) {
+        self.lex = cp.lex;
+        self.offset = cp.offset;
+        self.parser.restore(&cp.parser);
+    }
+
+    /// Bytes fed so far.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The lexer state of the pending lexeme.
+    pub fn lex_state(&self) -> LexState {
+        self.lex
+    }
+
+    /// The GLR parser (read-only), for stages that read the GSS.
+    pub fn parser(&self) -> &Parser {
+        &self.parser
+    }
+
+    /// The compiled grammar.
+    pub fn compiled(&self) -> &Arc<CompiledGrammar> {
+        &self.compiled
+    }
+}

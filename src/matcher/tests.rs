@@ -1,0 +1,149 @@
+use super::*;
+use crate::ir::testing::bnf_with;
+use crate::ir::Grammar;
+
+/// Every string of length 1..=max_len over `alphabet`, plus EOS as the last token.
+fn exhaustive_vocab(alphabet: &[u8], max_len: usize) -> Arc<Vocabulary> {
+    let mut tokens: Vec<Vec<u8>> = Vec::new();
+    let mut layer: Vec<Vec<u8>> = vec![Vec::new()];
+    for _ in 0..max_len {
+        layer = layer.iter().flat_map(|p| alphabet.iter().map(move |&b| [p.as_slice(), &[b]].concat())).collect();
+        tokens.extend(layer.iter().cloned());
+    }
+    let eos = tokens.len() as u32;
+    tokens.push(Vec::new());
+    Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos)))
+}
+
+fn compiled(g: &Grammar) -> Arc<CompiledGrammar> {
+    Arc::new(CompiledGrammar::new(g).unwrap())
+}
+
+/// Commit `text` byte-token by byte-token, checking fast == oracle at every step.
+fn check_against_oracle(g: &Grammar, alphabet: &[u8], max_len: usize, text: &[u8]) {
+    let vocab = exhaustive_vocab(alphabet, max_len);
+    let mut m = Matcher::new(compiled(g), vocab.clone());
+    for (i, &b) in text.iter().enumerate() {
+        match oracle::verify(&mut m).unwrap() {
+            Ok(()) => {}
+            Err((only_fast, only_ref)) => panic!(
+                "step {i} ({:?}): fast-only {:?}, reference-only {:?}",
+                String::from_utf8_lossy(&text[..i]),
+                only_fast.iter().map(|&t| vocab.token_name(t)).collect::<Vec<_>>(),
+                only_ref.iter().map(|&t| vocab.token_name(t)).collect::<Vec<_>>()
+            ),
+        }
+        let token = alphabet.iter().position(|&a| a == b).expect("text byte in alphabet") as u32;
+        m.commit(token).unwrap_or_else(|e| panic!("{:?}: {e}", String::from_utf8_lossy(&text[..=i])));
+    }
+    assert!(oracle::verify(&mut m).unwrap().is_ok());
+    assert!(m.is_accepting().unwrap(), "{:?} is a sentence", String::from_utf8_lossy(text));
+}
+
+fn arithmetic() -> Grammar {
+    bnf_with(
+        "e: e + e | e * e | ( e ) | NUM",
+        &[("NUM", "[0-9]+", false), ("WS", " +", true)],
+    )
+}
+
+#[test]
+fn fast_equals_oracle_on_ambiguous_arithmetic() {
+    check_against_oracle(&arithmetic(), b"0123+*() ", 2, b"(1 + 23)*0 +2");
+}
+
+#[test]
+fn fast_equals_oracle_with_keyword_identifier_overlap() {
+    let g = bnf_with(
+        "s: stmt | stmt s
+         stmt: if ID ; | ID = ID ;",
+        &[("ID", "[a-z]+", false), ("WS", " ", true)],
+    );
+    check_against_oracle(&g, b"ifx=; ", 3, b"if x; if = x; x = if;");
+}
+
+#[test]
+fn eos_only_when_complete() {
+    let g = arithmetic();
+    let vocab = exhaustive_vocab(b"1+ ", 1);
+    let eos = vocab.eos_tokens()[0];
+    let mut m = Matcher::new(compiled(&g), vocab);
+    let mut mask = vec![0u32; m.mask_words()];
+    m.compute_mask(&mut mask).unwrap();
+    assert_eq!(mask[0] >> eos & 1, 0, "empty text is not a sentence");
+    m.commit(0).unwrap(); // "1"
+    m.commit(2).unwrap(); // " " (pending ignored lexeme)
+    m.compute_mask(&mut mask).unwrap();
+    assert_eq!(mask[0] >> eos & 1, 1, "text ending inside an ignored terminal is complete");
+    m.commit(1).unwrap(); // "+"
+    m.compute_mask(&mut mask).unwrap();
+    assert_eq!(mask[0] >> eos & 1, 0);
+    assert!(matches!(m.commit(eos), Err(Error::Rejected { .. })));
+    m.commit(0).unwrap();
+    m.commit(eos).unwrap();
+    assert!(m.is_terminated());
+    m.compute_mask(&mut mask).unwrap();
+    assert!(mask.iter().all(|&w| w == 0));
+    assert!(m.commit(0).is_err());
+    m.rollback(1).unwrap();
+    assert!(!m.is_terminated());
+    assert!(m.is_accepting().unwrap());
+}
+
+#[test]
+fn rollback_restores_masks() {
+    let g = arithmetic();
+    let vocab = exhaustive_vocab(b"12+*() ", 2);
+    let mut m = Matcher::new(compiled(&g), vocab);
+    let mut before = vec![0u32; m.mask_words()];
+    let mut after = before.clone();
+    m.commit(4).unwrap(); // "("
+    m.compute_mask(&mut before).unwrap();
+    for &t in &[0u32, 2, 0, 3, 1] {
+        m.commit(t).unwrap();
+    }
+    m.rollback(5).unwrap();
+    m.compute_mask(&mut after).unwrap();
+    assert_eq!(before, after);
+    assert!(matches!(m.rollback(2), Err(Error::Rollback { requested: 2, available: 1 })));
+}
+
+#[test]
+fn bad_calls_are_errors() {
+    let g = arithmetic();
+    let vocab = exhaustive_vocab(b"1+", 1);
+    let n = vocab.len() as u32;
+    let mut m = Matcher::new(compiled(&g), vocab);
+    assert!(matches!(m.commit(n), Err(Error::TokenOutOfRange { .. })));
+    assert!(matches!(m.commit(1), Err(Error::Rejected { offset: 0, .. })));
+    assert!(matches!(m.compute_mask(&mut [0u32; 7]), Err(Error::MaskSize { .. })));
+    assert!(matches!(m.commit_bytes(&[0xff, 0xfe]), Err(Error::Rejected { .. })));
+    assert_eq!(m.committed_steps(), 0);
+}
+
+#[test]
+fn forced_bytes_and_ff_tokens() {
+    let g = bnf_with("s: begin x | begin y", &[]);
+    let vocab = Arc::new(Vocabulary::from_token_bytes(
+        vec![b"be".to_vec(), b"begin".to_vec(), b"x".to_vec(), b"gin".to_vec(), vec![]],
+        Some(4),
+    ));
+    let mut m = Matcher::new(compiled(&g), vocab);
+    assert_eq!(m.forced_bytes().unwrap(), b"begin");
+    assert_eq!(m.ff_tokens().unwrap(), vec![1]);
+    m.commit(0).unwrap();
+    assert_eq!(m.forced_bytes().unwrap(), b"gin");
+    m.commit(3).unwrap();
+    assert_eq!(m.forced_bytes().unwrap(), b"");
+}
+
+#[test]
+fn recognizer_reports_first_bad_offset() {
+    let g = arithmetic();
+    let mut r = Recognizer::new(compiled(&g));
+    match r.feed(b"1 + (2 * ) + 3") {
+        Err(Error::Rejected { offset, .. }) => assert_eq!(offset, 9),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(r.offset(), 0, "a failed feed leaves the recognizer unchanged");
+}
