@@ -32,8 +32,10 @@ const MAX_TERMINALS: usize = 40;
 /// letters, a quote, a backslash, a control byte and a non-ASCII lead byte.
 const EDIT_BYTES: &[u8] = b" \n()[]{},:;=+*-#019aehiltx\"\\\x01\xc3";
 
+/// `cases` cases; failures are not persisted to a regressions file (the failure message
+/// prints the grammar and the seed, which replay the case).
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig { cases, ..ProptestConfig::default() }
+    ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
 
 /// A hand-written grammar, shown by name and BNF when a case fails.
@@ -132,8 +134,9 @@ fn generated_sentences_are_mostly_sentences() {
 const PAIR_ALPHABET: usize = 10;
 
 /// A small vocabulary for `text`: every byte of it, every pair over its first distinct
-/// bytes, the pieces of a random split of it into 1–3 byte tokens, and EOS last.
-/// Returns the vocabulary and the split as token ids.
+/// bytes, the pieces of a random split of it into 1–3 byte tokens, then an unused id (a
+/// special token that is never allowed) and EOS. Returns the vocabulary and the split as
+/// token ids.
 fn synthetic_vocab(rng: &mut TestRng, text: &[u8]) -> (Arc<Vocabulary>, Vec<u32>) {
     let pieces = random_split(rng, text);
     let mut alphabet: Vec<u8> = text.to_vec();
@@ -143,11 +146,10 @@ fn synthetic_vocab(rng: &mut TestRng, text: &[u8]) -> (Arc<Vocabulary>, Vec<u32>
     let mut tokens: BTreeSet<Vec<u8>> = alphabet.iter().map(|&b| vec![b]).collect();
     tokens.extend(pair_alphabet.iter().flat_map(|&a| pair_alphabet.iter().map(move |&b| vec![a, b])));
     tokens.extend(pieces.iter().cloned());
-    let mut tokens: Vec<Vec<u8>> = tokens.into_iter().collect();
+    let tokens: Vec<Vec<u8>> = tokens.into_iter().collect();
     let ids: HashMap<&[u8], u32> = tokens.iter().enumerate().map(|(i, t)| (t.as_slice(), i as u32)).collect();
     let split_ids = pieces.iter().map(|p| ids[p.as_slice()]).collect();
-    let eos = tokens.len() as u32;
-    tokens.push(Vec::new());
+    let eos = tokens.len() as u32 + 1;
     (Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos))), split_ids)
 }
 
@@ -168,7 +170,7 @@ fn check_mask(m: &mut Matcher, step: usize, text: &[u8]) -> Result<(), TestCaseE
     match ok(oracle::verify(m))? {
         Ok(()) => Ok(()),
         Err((only_fast, only_reference)) => Err(TestCaseError::fail(format!(
-            "mask differs after {step} tokens of {}: fast-only {:?}, reference-only {:?}",
+            "mask differs after {step} tokens of {}: fast-only [{}], reference-only [{}]",
             show(text),
             token_names(m.vocab(), &only_fast),
             token_names(m.vocab(), &only_reference)
@@ -176,8 +178,8 @@ fn check_mask(m: &mut Matcher, step: usize, text: &[u8]) -> Result<(), TestCaseE
     }
 }
 
-fn token_names(vocab: &Vocabulary, tokens: &[u32]) -> Vec<String> {
-    tokens.iter().map(|&t| vocab.token_bytes(t).map_or_else(|| format!("<special {t}>"), show)).collect()
+fn token_names(vocab: &Vocabulary, tokens: &[u32]) -> String {
+    tokens.iter().map(|&t| vocab.token_bytes(t).map_or_else(|| vocab.token_name(t), show)).collect::<Vec<_>>().join(" ")
 }
 
 /// Commit `tokens` then EOS, checking at every step that commit succeeds exactly when the
@@ -506,7 +508,7 @@ fn real_tokenizers() -> Option<&'static [(&'static str, Tokenizer)]> {
 /// Commit `text`, encoded with `tokenizer`, then EOS; compare the fast mask with the
 /// reference mask on the first steps.
 fn check_real_tokenizer(f: &Fixture, name: &str, tokenizer: &Tokenizer, text: &str) -> Result<(), TestCaseError> {
-    let vocab = tokenizer.vocabulary();
+    let vocab = tokenizer.vocab_arc();
     let tokens = tokenizer.encode(text).map_err(|e| TestCaseError::fail(format!("{name}: encode: {e}")))?;
     let mut m = Matcher::new(Arc::clone(&f.compiled), Arc::clone(&vocab));
     for (step, &token) in tokens.iter().enumerate() {

@@ -275,7 +275,9 @@ impl Iterator for Children<'_> {
 
 /// Builds a [`TokenTrie`] from tokens inserted in increasing order of their bytes.
 struct TrieBuilder<'a> {
+    /// The nodes made so far, in preorder.
     nodes: Vec<TrieNode>,
+    /// The ids inserted so far, grouped by node.
     token_ids: Vec<u32>,
     /// The nodes on the path to the last inserted token; `path[d]` is at depth `d`.
     path: Vec<usize>,

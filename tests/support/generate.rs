@@ -25,12 +25,12 @@ const ASCII_BIAS: f64 = 0.9;
 /// Samples tried to find a separator that merges with neither neighbour.
 const SEPARATOR_TRIES: usize = 4;
 
-/// A deterministic RNG from a proptest-chosen seed, so that failures replay.
+/// A deterministic RNG from a proptest-chosen seed, so that failures replay. ChaCha, not
+/// XorShift: XorShift's first outputs barely depend on a seed with few bits set.
 pub fn rng_from_seed(seed: u64) -> TestRng {
-    let mut bytes = [0u8; 16];
+    let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    bytes[8..].copy_from_slice(&(!seed).to_le_bytes());
-    TestRng::from_seed(RngAlgorithm::XorShift, &bytes)
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
 /// Uniform choice from a non-empty slice.
