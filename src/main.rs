@@ -15,7 +15,19 @@ use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::io::Write;
 use std::time::Instant;
+
+/// `println!` that reports a closed stdout (e.g. `| head`) as an error instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err(stdout_error)?
+    };
+}
+
+fn stdout_error(source: std::io::Error) -> Error {
+    Error::Io { path: "<stdout>".into(), source }
+}
 
 const DEFAULT_TEXT: &str = include_str!("../grammars/samples/sample.json");
 
@@ -63,6 +75,7 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(code) => code,
+        Err(Error::Io { source, .. }) if source.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(2)
@@ -96,16 +109,16 @@ fn check(grammar: &Path, text_path: &Path) -> Result<ExitCode, Error> {
     match recognizer.feed(&text) {
         Err(Error::Rejected { offset, reason }) => {
             let at = Position::of_offset(&String::from_utf8_lossy(&text), offset);
-            println!("rejected at byte {offset} ({at}): {reason}");
+            out!("rejected at byte {offset} ({at}): {reason}");
             Ok(ExitCode::from(1))
         }
         Err(e) => Err(e),
         Ok(()) if recognizer.is_complete()? => {
-            println!("accepted ({} bytes)", text.len());
+            out!("accepted ({} bytes)", text.len());
             Ok(ExitCode::SUCCESS)
         }
         Ok(()) => {
-            println!("rejected at end of input (byte {}): the text is a prefix, not a sentence", text.len());
+            out!("rejected at end of input (byte {}): the text is a prefix, not a sentence", text.len());
             Ok(ExitCode::from(1))
         }
     }
@@ -143,7 +156,7 @@ fn trace(
     let mut times_us: Vec<f64> = Vec::with_capacity(tokens.len() + 1);
     let progress = progress_bar(tokens.len() as u64 + 1, summary_only);
     if !summary_only {
-        println!("{:>6}  {:<24} {:>7} {:>9} {:>11}", "step", "token", "allowed", "popcount", "mask_us");
+        out!("{:>6}  {:<24} {:>7} {:>9} {:>11}", "step", "token", "allowed", "popcount", "mask_us");
     }
     let eos = vocab.eos_tokens().first().copied();
     let steps = tokens.iter().copied().map(Some).chain(std::iter::once(eos));
@@ -171,18 +184,18 @@ fn trace(
         let allowed = mask.get(token as usize / 32).is_some_and(|w| w >> (token % 32) & 1 == 1);
         if !summary_only {
             let popcount: u32 = mask.iter().map(|w| w.count_ones()).sum();
-            println!("{step:>6}  {:<24} {:>7} {popcount:>9} {us:>11.1}", truncate(&vocab.token_name(token), 24), allowed);
+            out!("{step:>6}  {:<24} {:>7} {popcount:>9} {us:>11.1}", truncate(&vocab.token_name(token), 24), allowed);
         }
         progress.inc(1);
         if !allowed {
             progress.finish_and_clear();
-            println!("token {step} ({}) is not allowed by the grammar: rejected", vocab.token_name(token));
+            out!("token {step} ({}) is not allowed by the grammar: rejected", vocab.token_name(token));
             return Ok(ExitCode::from(1));
         }
         matcher.commit(token)?;
     }
     progress.finish_and_clear();
-    print_summary(&times_us, tokens.len(), compile_time.as_secs_f64(), tokenizer_time.as_secs_f64(), verify);
+    print_summary(&times_us, tokens.len(), compile_time.as_secs_f64(), tokenizer_time.as_secs_f64(), verify)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -198,19 +211,18 @@ fn progress_bar(len: u64, visible: bool) -> indicatif::ProgressBar {
 }
 
 fn truncate(s: &str, n: usize) -> String {
-    let escaped: String = s.escape_debug().collect();
-    escaped.chars().take(n).collect()
+    s.chars().take(n).collect()
 }
 
-fn print_summary(times_us: &[f64], tokens: usize, compile_s: f64, tokenizer_s: f64, verified: bool) {
+fn print_summary(times_us: &[f64], tokens: usize, compile_s: f64, tokenizer_s: f64, verified: bool) -> Result<(), Error> {
     let mut sorted = times_us.to_vec();
     sorted.sort_by(|a, b| a.total_cmp(b));
     let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
-    println!();
-    println!("tokens: {tokens}, masks: {}", sorted.len());
-    println!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", compile_s * 1e3, tokenizer_s * 1e3);
+    out!();
+    out!("tokens: {tokens}, masks: {}", sorted.len());
+    out!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", compile_s * 1e3, tokenizer_s * 1e3);
     if !sorted.is_empty() {
-        println!(
+        out!(
             "mask time (reference trie walk) us: p50 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
             pct(0.5),
             pct(0.99),
@@ -219,6 +231,7 @@ fn print_summary(times_us: &[f64], tokens: usize, compile_s: f64, tokenizer_s: f
         );
     }
     if verified {
-        println!("verify: every mask equal to the token-by-token reference mask");
+        out!("verify: every mask equal to the token-by-token reference mask");
     }
+    Ok(())
 }

@@ -40,7 +40,7 @@ pub(super) struct Emitter<'d> {
     terminal_ids: HashMap<&'d str, TerminalId>,
     pattern_ids: HashMap<PatternKey, TerminalId>,
     ignored_patterns: HashMap<String, TerminalId>,
-    taken_names: HashSet<String>,
+    names: TerminalNames,
     rule_ids: HashMap<&'d str, NonterminalId>,
     queued_rules: VecDeque<(&'d str, NonterminalId)>,
     helpers: HashMap<(HelperShape, Alternatives), NonterminalId>,
@@ -59,7 +59,8 @@ impl<'d> Emitter<'d> {
             .filter(|(_, t)| t.pattern != TerminalPattern::Declared)
             .filter_map(|(name, t)| Some((t.key.clone()?, *name)))
             .collect();
-        let taken_names = named.iter().map(|(name, _)| name.to_string()).collect();
+        let names =
+            TerminalNames { taken: named.iter().map(|(name, _)| name.to_string()).collect(), anonymous: 0, ignored: 0 };
         Emitter {
             builder,
             max_productions,
@@ -68,7 +69,7 @@ impl<'d> Emitter<'d> {
             terminal_ids: HashMap::new(),
             pattern_ids: HashMap::new(),
             ignored_patterns: HashMap::new(),
-            taken_names,
+            names,
             rule_ids: HashMap::new(),
             queued_rules: VecDeque::new(),
             helpers: HashMap::new(),
@@ -117,7 +118,7 @@ impl<'d> Emitter<'d> {
                     PatternKey::Literal(literal) => literal_terminal_name(&literal.value),
                     PatternKey::Regex(_) => None,
                 };
-                let name = self.fresh_name(candidate, "__ANON_");
+                let name = self.names.fresh(candidate, Generated::Anonymous);
                 self.builder.terminal(&name, TerminalPattern::Regex(fragment.text), 0, false)
             }
         };
@@ -138,21 +139,9 @@ impl<'d> Emitter<'d> {
         if self.ignored_patterns.contains_key(&regex) {
             return;
         }
-        let name = self.fresh_name(None, "__IGNORE_");
+        let name = self.names.fresh(None, Generated::Ignored);
         let id = self.builder.terminal(&name, TerminalPattern::Regex(regex.clone()), 0, true);
         self.ignored_patterns.insert(regex, id);
-    }
-
-    /// `candidate` if it is still free, else `prefix` followed by the first free number.
-    fn fresh_name(&mut self, candidate: Option<String>, prefix: &str) -> String {
-        let name = match candidate.filter(|c| !self.taken_names.contains(c)) {
-            Some(name) => name,
-            None => {
-                (0..).map(|i| format!("{prefix}{i}")).find(|name| !self.taken_names.contains(name)).unwrap_or_default()
-            }
-        };
-        self.taken_names.insert(name.clone());
-        name
     }
 
     /// Adds the productions `lhs → alt` for each distinct alternative.
@@ -200,6 +189,44 @@ impl<'d> Emitter<'d> {
     /// Validates and trims the grammar (see [`GrammarBuilder::build`]).
     pub(super) fn finish(self, start: NonterminalId) -> Result<Grammar> {
         self.builder.build(start)
+    }
+}
+
+/// Terminal names in use, and the counters of generated names.
+struct TerminalNames {
+    taken: HashSet<String>,
+    anonymous: usize,
+    ignored: usize,
+}
+
+/// The kinds of generated terminal name.
+#[derive(Clone, Copy, Debug)]
+enum Generated {
+    /// `__ANON_n`: a literal or regex written in a rule.
+    Anonymous,
+    /// `__IGNORE_n`: an `%ignore` pattern.
+    Ignored,
+}
+
+impl TerminalNames {
+    /// `candidate` if it is still free, else the next free generated name of `kind`.
+    fn fresh(&mut self, candidate: Option<String>, kind: Generated) -> String {
+        let name = match candidate.filter(|c| !self.taken.contains(c)) {
+            Some(name) => name,
+            None => loop {
+                let (prefix, counter) = match kind {
+                    Generated::Anonymous => ("__ANON_", &mut self.anonymous),
+                    Generated::Ignored => ("__IGNORE_", &mut self.ignored),
+                };
+                let name = format!("{prefix}{counter}");
+                *counter += 1;
+                if !self.taken.contains(&name) {
+                    break name;
+                }
+            },
+        };
+        self.taken.insert(name.clone());
+        name
     }
 }
 
@@ -282,11 +309,12 @@ mod tests {
 
     #[test]
     fn fresh_names_skip_taken_ones() {
-        let named = vec![("IF", NamedTerminal { pattern: TerminalPattern::Declared, priority: 0, key: None })];
-        let mut emitter = Emitter::new(GrammarLimits::default(), named);
-        assert_eq!(emitter.fresh_name(Some("IF".into()), "__ANON_"), "__ANON_0");
-        assert_eq!(emitter.fresh_name(Some("ELSE".into()), "__ANON_"), "ELSE");
-        assert_eq!(emitter.fresh_name(Some("ELSE".into()), "__ANON_"), "__ANON_1");
+        let taken = ["IF", "__ANON_1"].iter().map(|s| s.to_string()).collect();
+        let mut names = TerminalNames { taken, anonymous: 0, ignored: 0 };
+        assert_eq!(names.fresh(Some("IF".into()), Generated::Anonymous), "__ANON_0");
+        assert_eq!(names.fresh(Some("ELSE".into()), Generated::Anonymous), "ELSE");
+        assert_eq!(names.fresh(Some("ELSE".into()), Generated::Anonymous), "__ANON_2");
+        assert_eq!(names.fresh(None, Generated::Ignored), "__IGNORE_0");
     }
 
     #[test]

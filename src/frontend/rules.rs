@@ -155,7 +155,7 @@ impl<'d> Expander<'_, 'd> {
             _ => self.group(alternatives)?,
         };
         let exact = self.exact_copies(unit, min)?;
-        let optional = self.optional_copies(unit, max - min)?;
+        let optional = self.optional_copies(unit, max.saturating_sub(min))?;
         Ok(product(&[exact], &optional))
     }
 

@@ -100,9 +100,10 @@ pub(super) struct Scanner<'t> {
 }
 
 impl<'t> Scanner<'t> {
-    /// A scanner at the start of `text`.
+    /// A scanner at the start of `text`, after a byte-order mark if there is one.
     pub(super) fn new(text: &'t str) -> Self {
-        Scanner { text, pos: 0 }
+        let pos = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        Scanner { text, pos }
     }
 
     /// The next token; [`Tok::Eof`] forever once the text is exhausted.
@@ -384,6 +385,11 @@ mod tests {
                 Tok::Number("-2"),
             ]
         );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert_eq!(kinds("\u{feff}a"), vec![Tok::RuleName("a")]);
     }
 
     #[test]

@@ -14,6 +14,8 @@ use regex_syntax::ast::Ast;
 /// Longest regex a terminal may compile to, in bytes (inlining can double sizes at every
 /// level of reference).
 const MAX_REGEX_BYTES: usize = 1 << 20;
+/// Most bytes all compiled terminals may take together (each reference copies a regex).
+const MAX_TOTAL_REGEX_BYTES: usize = 16 << 20;
 
 /// How tightly a regex fragment binds: where `(?:...)` must be added around it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -222,6 +224,7 @@ pub(super) struct TerminalCompiler<'d> {
     entries: Vec<TerminalEntry<'d>>,
     index: HashMap<(Namespace, &'d str), usize>,
     memo: Vec<Memo>,
+    total_bytes: usize,
 }
 
 impl<'d> TerminalCompiler<'d> {
@@ -230,7 +233,7 @@ impl<'d> TerminalCompiler<'d> {
     pub(super) fn new(grammar_text: &'d str, common_text: &'d str, entries: Vec<TerminalEntry<'d>>) -> Self {
         let index = entries.iter().enumerate().map(|(i, e)| ((e.namespace, e.name), i)).collect();
         let memo = entries.iter().map(|_| Memo::Pending).collect();
-        TerminalCompiler { grammar_text, common_text, entries, index, memo }
+        TerminalCompiler { grammar_text, common_text, entries, index, memo, total_bytes: 0 }
     }
 
     /// Compiles the definition at `index`; `None` for a declared terminal.
@@ -273,11 +276,24 @@ impl<'d> TerminalCompiler<'d> {
                 None => {
                     stack.pop();
                     let compiled = self.compile_body(index)?;
-                    self.memo[index] = Memo::Done(compiled);
+                    self.record(index, compiled)?;
                 }
             }
         }
         self.done(root, 0)
+    }
+
+    /// Stores a compiled definition, within the budget for all terminals together.
+    fn record(&mut self, index: usize, compiled: Compiled) -> Result<()> {
+        self.total_bytes += compiled.fragment.text.len();
+        if self.total_bytes > MAX_TOTAL_REGEX_BYTES {
+            let entry = self.entries.get(index).copied();
+            let (namespace, offset) = entry.map_or((Namespace::Grammar, 0), |e| (e.namespace, e.offset));
+            let reason = format!("the terminals' patterns are too large (over {MAX_TOTAL_REGEX_BYTES} bytes in all)");
+            return Err(self.error(namespace, offset, reason));
+        }
+        self.memo[index] = Memo::Done(compiled);
+        Ok(())
     }
 
     /// Marks `index` as being visited and pushes it with its dependencies, unless it is
@@ -405,8 +421,14 @@ impl<'d> TerminalCompiler<'d> {
 
     fn combine(&self, items: &[Expr], namespace: Namespace, join: fn(Vec<Fragment>) -> Fragment) -> Result<Compiled> {
         let mut parts = Vec::with_capacity(items.len());
+        let mut total = 0;
         for item in items {
-            parts.push(self.expr(item, namespace)?.fragment);
+            let part = self.expr(item, namespace)?.fragment;
+            total += part.text.len();
+            if total > MAX_REGEX_BYTES {
+                return Err(self.too_large(item.offset, namespace));
+            }
+            parts.push(part);
         }
         Ok(Compiled { fragment: join(parts), key: None })
     }
@@ -432,9 +454,13 @@ impl<'d> TerminalCompiler<'d> {
         if compiled.fragment.text.len() <= MAX_REGEX_BYTES {
             return Ok(compiled);
         }
+        Err(self.too_large(offset, namespace))
+    }
+
+    fn too_large(&self, offset: usize, namespace: Namespace) -> Error {
         let reason =
             format!("terminal pattern is too large (over {MAX_REGEX_BYTES} bytes once references are inlined)");
-        Err(self.error(namespace, offset, reason))
+        self.error(namespace, offset, reason)
     }
 }
 

@@ -377,6 +377,22 @@ fn doubling_terminals_are_bounded() {
 }
 
 #[test]
+fn many_references_to_a_large_terminal_are_bounded() {
+    let doubling: String = (0..18).map(|i| format!("T{i}: T{} T{}\n", i + 1, i + 1)).collect();
+    let copies: String = (0..100).map(|i| format!("U{i}: T0 \"{i}\"\n")).collect();
+    let text = format!("start: U0\n{doubling}T18: \"abcd\"\n{copies}");
+    assert!(error(&text).2.contains("too large"));
+}
+
+#[test]
+fn a_choice_of_large_terminals_is_bounded() {
+    let doubling: String = (0..18).map(|i| format!("T{i}: T{} T{}\n", i + 1, i + 1)).collect();
+    let choice = vec!["T0"; 1000].join(" | ");
+    let text = format!("start: U\n{doubling}T18: \"abcd\"\nU: {choice}");
+    assert!(error(&text).2.contains("too large"));
+}
+
+#[test]
 fn malformed_grammars_never_panic() {
     let texts = [
         "start",

@@ -14,8 +14,8 @@
 //! nullable nonterminal also moves the dot over it, so a completion that would find its
 //! waiting items in the set being built can never be missed.
 
-use std::collections::{BTreeSet, HashSet};
 use stackmask::ir::{Grammar, NonterminalId, Symbol, TerminalId};
+use std::collections::{BTreeSet, HashSet};
 
 /// A dotted production with the index of the set where it started.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -1,9 +1,10 @@
 //! Random sentences of a grammar: a terminal sequence derived from the start symbol, then
 //! a random lexeme for each terminal, sampled from its regex.
 //!
-//! Derivations are depth-bounded: below the budget a nonterminal may use any production;
-//! once the budget (or the length cap) is spent, only productions of minimal derivation
-//! height are chosen, so every derivation terminates and stays small.
+//! Derivations are depth-bounded: below the budget a nonterminal may use any production
+//! that fits in it, preferring taller ones; once the budget (or the length cap) is spent,
+//! only productions of minimal derivation height are chosen, so every derivation
+//! terminates and stays small.
 //!
 //! Lexemes are glued with samples of an `%ignore`d terminal when the grammar has one:
 //! always where two neighbours would otherwise merge under maximal munch, sometimes
@@ -16,6 +17,9 @@ use regex_syntax::hir::{Class, Hir, HirKind, Repetition};
 use stackmask::ir::{Grammar, NonterminalId, Symbol, TerminalId, TerminalPattern};
 use stackmask::lexer::Lexer;
 
+/// Probability of choosing a production taller than the shallowest one while the depth
+/// budget lasts: uniform choice would mostly pick leaves (`value: STRING | NUMBER | …`).
+const GROW: f64 = 0.6;
 /// Extra iterations a repetition may take beyond its minimum.
 const REPEAT_SPARE: u32 = 3;
 /// Probability of a separator where lexemes would not merge without one.
@@ -23,7 +27,7 @@ const OPTIONAL_SEPARATOR: f64 = 0.3;
 /// Probability that a class member is drawn from the class's ASCII part, when it has one.
 const ASCII_BIAS: f64 = 0.9;
 /// Samples tried to find a separator that merges with neither neighbour.
-const SEPARATOR_TRIES: usize = 4;
+const SEPARATOR_TRIES: usize = 8;
 
 /// A deterministic RNG from a proptest-chosen seed, so that failures replay. ChaCha, not
 /// XorShift: XorShift's first outputs barely depend on a seed with few bits set.
@@ -73,8 +77,10 @@ impl Generator {
     /// Prepare `grammar`; `lexer` (the grammar's lexer DFA) decides where lexemes would merge.
     pub fn new(grammar: &Grammar, lexer: &Lexer) -> Generator {
         let patterns = grammar.terminals.iter().map(|t| parse_pattern(&t.pattern)).collect();
-        let separators =
-            (0..grammar.terminals.len() as u32).map(TerminalId).filter(|t| grammar.terminals[t.index()].ignored).collect();
+        let separators = (0..grammar.terminals.len() as u32)
+            .map(TerminalId)
+            .filter(|t| grammar.terminals[t.index()].ignored)
+            .collect();
         Generator {
             grammar: grammar.clone(),
             lexer: lexer.clone(),
@@ -94,7 +100,7 @@ impl Generator {
 
     /// A random terminal sequence derived from the start symbol, never through a
     /// production with an ignored terminal; `None` if there is no such derivation.
-    pub fn derive(&self, rng: &mut TestRng, depth: u32, max_terminals: usize) -> Option<Vec<TerminalId>> {
+    fn derive(&self, rng: &mut TestRng, depth: u32, max_terminals: usize) -> Option<Vec<TerminalId>> {
         if self.min_height[self.grammar.start.index()] == u32::MAX {
             return None;
         }
@@ -170,7 +176,18 @@ impl Generator {
             .filter(|(_, p)| p.lhs == n && self.production_height(&p.rhs) <= limit)
             .map(|(i, _)| i)
             .collect();
-        let production = &self.grammar.productions[*pick(rng, &choices)];
+        let minimal = self.min_height[n.index()];
+        let growing: Vec<usize> = choices
+            .iter()
+            .copied()
+            .filter(|&i| self.production_height(&self.grammar.productions[i].rhs) > minimal)
+            .collect();
+        let chosen = if budget > 0 && !growing.is_empty() && rng.random_bool(GROW) {
+            *pick(rng, &growing)
+        } else {
+            *pick(rng, &choices)
+        };
+        let production = &self.grammar.productions[chosen];
         for &symbol in &production.rhs {
             match symbol {
                 Symbol::Terminal(t) => out.push(t),
@@ -217,9 +234,9 @@ impl Generator {
 
 fn parse_pattern(pattern: &TerminalPattern) -> Option<Hir> {
     match pattern {
-        TerminalPattern::Regex(re) => {
-            Some(regex_syntax::ParserBuilder::new().build().parse(re).expect("the grammar compiled, so its regexes parse"))
-        }
+        TerminalPattern::Regex(re) => Some(
+            regex_syntax::ParserBuilder::new().build().parse(re).expect("the grammar compiled, so its regexes parse"),
+        ),
         TerminalPattern::Declared => None,
     }
 }

@@ -66,17 +66,22 @@ WS: /[ \n]+/
 "#;
 
 /// Keywords that also lex as identifiers: every keyword lexeme has two candidates, and
-/// `let let = let;` is a sentence.
+/// `let let = let;` is a sentence. `BOOL.2` outranks `NAME`, so `true` is never a name;
+/// `"print"i` is a case-insensitive literal; block comments end at the first `*/` (a lazy
+/// repetition, which the lexer matches earliest).
 const KEYWORDS: &str = r#"
 start: stmt*
 stmt: "let" NAME "=" value ";"
-    | "print" value ";"
+    | "print"i value ";"
     | NAME "=" value ";"
-value: NAME | NUMBER | "true" | "false"
+value: NAME | NUMBER | BOOL
 NAME: /[a-z_]+/
 NUMBER: /[0-9]+/
+BOOL.2: "true" | "false"
 WS: / +/
+BLOCK_COMMENT: /\/\*(.|\n)*?\*\//
 %ignore WS
+%ignore BLOCK_COMMENT
 "#;
 
 /// ε-rules with left recursion, right recursion and hidden left recursion
