@@ -1,0 +1,77 @@
+//! The `stackmask` command line: exit codes and messages.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_stackmask")).args(args).output().expect("runs")
+}
+
+fn temp(name: &str, contents: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stackmask-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const JSON: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/grammars/json.lark");
+
+#[test]
+fn check_accepts_and_rejects_with_position() {
+    let good = temp("good.json", br#"{"a": [1, 2.5e3, "x"]}"#);
+    let o = run(&["check", JSON, good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).starts_with("accepted"));
+
+    let bad = temp("bad.json", b"{\"a\": [1,\n 2,, 3]}");
+    let o = run(&["check", JSON, bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("byte 13 (line 2, column 4)"), "{}", stdout(&o));
+
+    let prefix = temp("prefix.json", br#"{"a": "#);
+    let o = run(&["check", JSON, prefix.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("end of input"));
+
+    let invalid_utf8 = temp("invalid.json", b"\"\xff\"");
+    assert_eq!(run(&["check", JSON, invalid_utf8.to_str().unwrap()]).status.code(), Some(1));
+}
+
+#[test]
+fn grammar_errors_and_usage_exit_2() {
+    let broken = temp("broken.lark", b"start: a\n a: \"x\" |\n  b: (\n");
+    let o = run(&["check", broken.to_str().unwrap(), JSON]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line"), "{err}");
+    assert_eq!(run(&["check", "/nonexistent.lark", JSON]).status.code(), Some(2));
+    assert_eq!(run(&["check"]).status.code(), Some(2));
+    assert_eq!(run(&["trace", JSON]).status.code(), Some(2), "GRAMMAR without TEXT_FILE");
+}
+
+#[test]
+fn trace_runs_on_embedded_defaults_and_verifies() {
+    let o = run(&["trace", "--summary", "--verify"]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    assert!(out.contains("p99.9"), "{out}");
+    assert!(out.contains("verify: every mask equal"), "{out}");
+}
+
+#[test]
+fn trace_prints_one_line_per_token_and_rejects_bad_text() {
+    let text = temp("t.json", br#"[1, true]"#);
+    let o = run(&["trace", JSON, text.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let lines = stdout(&o).lines().filter(|l| l.contains(" true ")).count();
+    assert!(lines >= 5, "{}", stdout(&o));
+    let bad = temp("b.json", br#"[1, tru]"#);
+    let o = run(&["trace", JSON, bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("not allowed"));
+}
