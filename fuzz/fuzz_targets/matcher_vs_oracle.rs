@@ -21,9 +21,10 @@ fn setup() -> &'static (Arc<CompiledGrammar>, Arc<Vocabulary>) {
     SETUP.get_or_init(|| {
         let g = Grammar::from_lark(GRAMMAR).expect("grammar");
         let mut tokens: Vec<Vec<u8>> = (0u8..=255).map(|b| vec![b]).collect();
-        for w in ["if", "then", "else", "x", "12", " = ", ";", " +", "* ", "(", ")", "\xff"] {
+        for w in ["if", "then", "else", "x", "12", " = ", ";", " +", "* ", "(", ")"] {
             tokens.push(w.as_bytes().to_vec());
         }
+        tokens.push(vec![0xff, b'x']); // never valid UTF-8
         tokens.push(Vec::new());
         let eos = tokens.len() as u32 - 1;
         (Arc::new(CompiledGrammar::new(&g).expect("compiles")), Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos))))
