@@ -13,6 +13,7 @@
 //! | LR tables | [`lr`] | LALR(1) automaton, conflicts kept |
 //! | GLR | [`glr`] | graph-structured stack driven by lexemes |
 //! | tokenizer | [`tokenizer`] | token ids → exact bytes, token trie |
+//! | token spanner | [`spanner`] | lexer state × token → lexemes, token classes |
 //! | matcher | [`matcher`] | commit / rollback / mask, the exact oracle |
 //!
 //! # Example
@@ -42,6 +43,7 @@ pub mod ir;
 pub mod lexer;
 pub mod lr;
 pub mod matcher;
+pub mod spanner;
 pub mod tokenizer;
 
 pub use error::{Error, LimitKind, Position, Result};

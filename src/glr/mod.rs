@@ -309,9 +309,14 @@ impl Parser {
     }
 
     /// The distinct nodes reached by following exactly `len` edges from `from`.
+    ///
+    /// Each (node, edges left) pair is expanded once: with ε-rules and ambiguity a node
+    /// has parents on many levels, and enumerating paths instead of pairs would cost
+    /// `O(n^len)`.
     fn path_ends(&self, from: u32, len: usize) -> SmallVec<[u32; 4]> {
         let mut ends: SmallVec<[u32; 4]> = SmallVec::new();
         let mut stack: SmallVec<[(u32, usize); 8]> = SmallVec::new();
+        let mut seen: SmallVec<[(u32, usize); 16]> = SmallVec::new();
         stack.push((from, len));
         while let Some((node, left)) = stack.pop() {
             if left == 0 {
@@ -319,6 +324,12 @@ impl Parser {
                     ends.push(node);
                 }
                 continue;
+            }
+            if len > 1 {
+                if seen.contains(&(node, left)) {
+                    continue;
+                }
+                seen.push((node, left));
             }
             let mut e = self.nodes[node as usize].first_edge;
             while e != NO_EDGE {

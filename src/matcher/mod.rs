@@ -31,6 +31,7 @@
 //! ```
 
 pub mod oracle;
+mod classes;
 mod recognizer;
 
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
@@ -364,7 +365,7 @@ fn longest_token_prefix(trie: &TokenTrie, bytes: &[u8]) -> Option<(usize, u32, u
     best
 }
 
-fn set_bits(mask: &mut [u32], tokens: &[u32]) {
+pub(crate) fn set_bits(mask: &mut [u32], tokens: &[u32]) {
     for &t in tokens {
         mask[t as usize / 32] |= 1 << (t % 32);
     }

@@ -182,12 +182,13 @@ impl Recognizer {
 
     /// Viability of the pending lexeme given the terminals the parser can consume next.
     pub(crate) fn pending_is_viable(&self, expected: &TerminalSet) -> bool {
-        let lexer = &self.compiled.lexer;
-        if lexer.is_start(self.lex) {
-            return true;
-        }
-        let prod = lexer.completable(self.lex);
-        prod.intersects(lexer.ignored()) || prod.intersects(expected)
+        pending_is_viable(&self.compiled.lexer, self.lex, expected)
+    }
+
+    /// Hand a lexeme (as the token spanner describes it) to the parser; returns whether
+    /// some parse survives. Only the parser moves: the caller restores a checkpoint.
+    pub(crate) fn consume_lexeme(&mut self, lexeme: &crate::spanner::Lexeme) -> Result<bool> {
+        self.parser.consume(&self.compiled.tables, &lexeme.terminals, lexeme.skippable)
     }
 
     /// The terminals the parser can consume next (including end of input), for
@@ -242,4 +243,14 @@ impl Recognizer {
     pub fn compiled(&self) -> &Arc<CompiledGrammar> {
         &self.compiled
     }
+}
+
+/// The viability of a pending lexeme in lexer state `q`, given the terminals the parser
+/// can consume next: nothing pending, or `Prod(q)` meets the ignored or expected terminals.
+pub(crate) fn pending_is_viable(lexer: &crate::lexer::Lexer, q: LexState, expected: &TerminalSet) -> bool {
+    if lexer.is_start(q) {
+        return true;
+    }
+    let prod = lexer.completable(q);
+    prod.intersects(lexer.ignored()) || prod.intersects(expected)
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::ir::testing::bnf_with;
 use crate::ir::Grammar;
+use crate::spanner::TokenSpanner;
 
 /// Every string of length 1..=max_len over `alphabet`, plus EOS as the last token.
 fn exhaustive_vocab(alphabet: &[u8], max_len: usize) -> Arc<Vocabulary> {
@@ -22,8 +23,14 @@ fn compiled(g: &Grammar) -> Arc<CompiledGrammar> {
 /// Commit `text` byte-token by byte-token, checking fast == oracle at every step.
 fn check_against_oracle(g: &Grammar, alphabet: &[u8], max_len: usize, text: &[u8]) {
     let vocab = exhaustive_vocab(alphabet, max_len);
-    let mut m = Matcher::new(compiled(g), vocab.clone());
+    let compiled = compiled(g);
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
+    let mut m = Matcher::new(compiled, vocab.clone());
     for (i, &b) in text.iter().enumerate() {
+        let (mut by_classes, mut reference) = (vec![0u32; m.mask_words()], vec![0u32; m.mask_words()]);
+        m.compute_mask_by_classes(&spanner, &mut by_classes).unwrap();
+        m.compute_mask(&mut reference).unwrap();
+        assert_eq!(by_classes, reference, "step {i}: per-class mask differs");
         match oracle::verify(&mut m).unwrap() {
             Ok(()) => {}
             Err((only_fast, only_ref)) => panic!(

@@ -137,6 +137,13 @@ pub fn lark_fixture(name: &str) -> &'static Fixture {
     lark_fixtures().iter().find(|f| f.name == name).unwrap_or_else(|| panic!("no fixture {name}"))
 }
 
+/// Ambiguity with ε-rules: `s` derives ε, so every GSS node gains parents on every
+/// earlier level, and a reduction of `s s s` has a cubic number of paths. Kept out of
+/// [`lark_fixtures`]: it is the grammar of a timing test.
+pub fn cubic_epsilon_fixture() -> Fixture {
+    Fixture::new("cubic_epsilon", Grammar::from_lark("start: s\ns: s s s | \"a\" |\n").expect("valid grammar"))
+}
+
 /// Patterns random grammars draw their terminals from: overlapping literals (`a`, `ab`),
 /// a class that overlaps them (`[a-c]+`) and one that does not (`[0-9]+`).
 const TERMINAL_POOL: &[&str] = &["a", "b", "c", "ab", "[a-c]+", "[0-9]+"];

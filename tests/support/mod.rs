@@ -9,6 +9,6 @@ pub mod reference;
 
 pub use earley::Earley;
 pub use generate::{pick, rng_from_seed, Sentence};
-pub use grammars::{lark_fixture, lark_fixtures, random_grammar, Fixture};
+pub use grammars::{cubic_epsilon_fixture, lark_fixture, lark_fixtures, random_grammar, Fixture};
 pub use lexing::split;
 pub use reference::ReferenceRecognizer;

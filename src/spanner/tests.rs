@@ -1,0 +1,67 @@
+use super::*;
+use crate::ir::testing::bnf_with;
+use crate::matcher::Recognizer;
+
+fn setup(tokens: &[&[u8]]) -> (Arc<CompiledGrammar>, TokenSpanner) {
+    let g = bnf_with(
+        "s: item | item s
+         item: ID | NUM | ( s )",
+        &[("ID", "[a-z]+", false), ("NUM", "[0-9]+", false), ("WS", " +", true), ("KW", "if", false)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.iter().map(|t| t.to_vec()).collect(), None));
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), vocab);
+    (compiled, spanner)
+}
+
+#[test]
+fn classes_partition_the_live_tokens() {
+    let tokens: &[&[u8]] = &[b"a", b"ab", b"a b", b"a 1", b"x 2", b"(", b"((", b"!", b" ", b"  ", b"1a", b"\xff"];
+    let (compiled, spanner) = setup(tokens);
+    let row = spanner.row(compiled.lexer().start());
+    let mut seen: Vec<u32> = row.classes().iter().flat_map(|c| c.tokens.iter().copied()).collect();
+    seen.sort();
+    // "!" and "\xff" kill the lexer from the start state; every other token is in one class.
+    assert_eq!(seen, vec![0, 1, 2, 3, 4, 5, 6, 8, 9, 10]);
+    let class_of = |t: u32| row.classes().iter().position(|c| c.tokens.contains(&t)).unwrap();
+    assert_eq!(class_of(0), class_of(1), "a and ab: pending ID, nothing closed");
+    assert_eq!(class_of(3), class_of(4), "a 1 and x 2: close ID, skip space, pending NUM");
+    assert_ne!(class_of(2), class_of(3));
+    assert_eq!(class_of(8), class_of(9), "one or two spaces: pending ignored lexeme");
+    assert_eq!(spanner.rows_built(), 1);
+}
+
+#[test]
+fn classes_match_the_recognizer() {
+    // Replaying a class's lexemes and end state must agree with feeding its tokens.
+    let tokens: &[&[u8]] = &[b"ab", b"a b", b"a 1", b"(a", b"a)", b"1 ", b"if", b"ifx", b"if 1", b") ("];
+    let (compiled, spanner) = setup(tokens);
+    for prefix in [&b""[..], b"a", b"(1 ", b"if"] {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let row = spanner.row(r.lex_state());
+        for class in row.classes() {
+            for &t in class.tokens.iter() {
+                let cp = r.checkpoint();
+                let mut probe = r.clone();
+                let fed_ok = probe.feed(tokens[t as usize]).is_ok();
+                r.restore(&cp);
+                if fed_ok {
+                    assert_eq!(probe.lex_state(), class.end, "{prefix:?} + {:?}", tokens[t as usize]);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rows_are_shared_across_threads() {
+    let (compiled, spanner) = setup(&[b"a", b"1", b" "]);
+    let spanner = Arc::new(spanner);
+    let q = compiled.lexer().start();
+    let rows: Vec<Arc<SpannerRow>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4).map(|_| s.spawn(|| spanner.row(q))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(rows.windows(2).all(|w| Arc::ptr_eq(&w[0], &w[1])));
+}
