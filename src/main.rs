@@ -10,6 +10,7 @@
 
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, Recognizer};
+use stackmask::spanner::TokenSpanner;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
 use std::path::{Path, PathBuf};
@@ -62,15 +63,27 @@ enum Command {
         /// Print only the summary, not one line per token.
         #[arg(long, short)]
         summary: bool,
+        /// Which exact mask path to time.
+        #[arg(long, value_enum, default_value_t = MaskPath::Classes)]
+        mask: MaskPath,
     },
+}
+
+/// The mask computations `trace` can time; all are exact and equal.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum MaskPath {
+    /// Walk the token trie from the current state (`Matcher::compute_mask`).
+    Trie,
+    /// One parser simulation per token class of the token spanner.
+    Classes,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Command::Check { grammar, text } => check(&grammar, &text),
-        Command::Trace { grammar, text, tokenizer, verify, summary } => {
-            trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary)
+        Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
+            trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
     };
     match outcome {
@@ -130,6 +143,7 @@ fn trace(
     tokenizer: Option<&Path>,
     verify: bool,
     summary_only: bool,
+    mask_path: MaskPath,
 ) -> Result<ExitCode, Error> {
     if grammar.is_some() != text_path.is_some() {
         eprintln!("error: give both GRAMMAR and TEXT_FILE, or neither for the embedded defaults");
@@ -151,6 +165,7 @@ fn trace(
     };
     let tokens = tokenizer.encode(&text)?;
     let vocab = tokenizer.vocab_arc();
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
     let mut matcher = Matcher::new(compiled, Arc::clone(&vocab));
     let mut mask = vec![0u32; matcher.mask_words()];
     let mut times_us: Vec<f64> = Vec::with_capacity(tokens.len() + 1);
@@ -162,11 +177,16 @@ fn trace(
     let steps = tokens.iter().copied().map(Some).chain(std::iter::once(eos));
     for (step, token) in steps.enumerate() {
         let t0 = Instant::now();
-        matcher.compute_mask(&mut mask)?;
+        match mask_path {
+            MaskPath::Trie => matcher.compute_mask(&mut mask)?,
+            MaskPath::Classes => matcher.compute_mask_by_classes(&spanner, &mut mask)?,
+        }
         let us = t0.elapsed().as_secs_f64() * 1e6;
         times_us.push(us);
         if verify {
-            if let Err((only_fast, only_reference)) = oracle::verify(&mut matcher)? {
+            let reference = oracle::reference_mask(&matcher)?;
+            if reference != mask {
+                let (only_fast, only_reference) = oracle::differing_tokens(&mask, &reference);
                 eprintln!(
                     "MASK DIFFERS from the reference at step {step}: {} tokens only in the fast mask, {} only in the reference (first: {:?} / {:?})",
                     only_fast.len(),
@@ -195,7 +215,8 @@ fn trace(
         matcher.commit(token)?;
     }
     progress.finish_and_clear();
-    print_summary(&times_us, tokens.len(), compile_time.as_secs_f64(), tokenizer_time.as_secs_f64(), verify)?;
+    let summary = Summary { mask_path, compile_s: compile_time.as_secs_f64(), tokenizer_s: tokenizer_time.as_secs_f64(), verified: verify, rows_built: spanner.rows_built() };
+    print_summary(&times_us, tokens.len(), &summary)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -214,23 +235,33 @@ fn truncate(s: &str, n: usize) -> String {
     s.chars().take(n).collect()
 }
 
-fn print_summary(times_us: &[f64], tokens: usize, compile_s: f64, tokenizer_s: f64, verified: bool) -> Result<(), Error> {
+struct Summary {
+    mask_path: MaskPath,
+    compile_s: f64,
+    tokenizer_s: f64,
+    verified: bool,
+    rows_built: usize,
+}
+
+fn print_summary(times_us: &[f64], tokens: usize, s: &Summary) -> Result<(), Error> {
     let mut sorted = times_us.to_vec();
     sorted.sort_by(|a, b| a.total_cmp(b));
     let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
     out!();
     out!("tokens: {tokens}, masks: {}", sorted.len());
-    out!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", compile_s * 1e3, tokenizer_s * 1e3);
+    out!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", s.compile_s * 1e3, s.tokenizer_s * 1e3);
     if !sorted.is_empty() {
         out!(
-            "mask time (reference trie walk) us: p50 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
+            "mask time ({:?} path, lazy spanner rows: {} built) us: p50 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
+            s.mask_path,
+            s.rows_built,
             pct(0.5),
             pct(0.99),
             pct(0.999),
             sorted[sorted.len() - 1]
         );
     }
-    if verified {
+    if s.verified {
         out!("verify: every mask equal to the token-by-token reference mask");
     }
     Ok(())

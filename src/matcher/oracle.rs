@@ -60,8 +60,19 @@ pub fn verify(matcher: &mut Matcher) -> Result<std::result::Result<(), (Vec<u32>
     if fast == reference {
         return Ok(Ok(()));
     }
-    let differing = |a: &[u32], b: &[u32]| -> Vec<u32> {
-        (0..a.len() * 32).filter(|&i| a[i / 32] >> (i % 32) & 1 == 1 && b[i / 32] >> (i % 32) & 1 == 0).map(|i| i as u32).collect()
+    Ok(Err(differing_tokens(&fast, &reference)))
+}
+
+/// Token ids whose bit is set only in `a`, and only in `b` (two masks of equal length).
+///
+/// # Example
+/// ```
+/// use stackmask::matcher::oracle::differing_tokens;
+/// assert_eq!(differing_tokens(&[0b0110], &[0b0011]), (vec![2], vec![0]));
+/// ```
+pub fn differing_tokens(a: &[u32], b: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let only = |x: &[u32], y: &[u32]| -> Vec<u32> {
+        (0..x.len() * 32).filter(|&i| (x[i / 32] & !y[i / 32]) >> (i % 32) & 1 == 1).map(|i| i as u32).collect()
     };
-    Ok(Err((differing(&fast, &reference), differing(&reference, &fast))))
+    (only(a, b), only(b, a))
 }
