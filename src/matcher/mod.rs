@@ -112,12 +112,6 @@ impl CompiledGrammar {
     }
 }
 
-/// One committed step, for rollback.
-#[derive(Clone, Debug)]
-struct Step {
-    before: RecognizerCheckpoint,
-    terminated_before: bool,
-}
 
 /// The constraint state of one sequence being decoded.
 ///
@@ -126,7 +120,8 @@ struct Step {
 pub struct Matcher {
     vocab: Arc<Vocabulary>,
     recognizer: Recognizer,
-    history: Vec<Step>,
+    /// The recognizer position before each committed step, for rollback.
+    history: Vec<RecognizerCheckpoint>,
     terminated: bool,
 }
 
@@ -166,7 +161,7 @@ impl Matcher {
             }
             None => return Err(self.rejected(&format!("special token {} is not text", vocab.token_name(token)))),
         }
-        self.history.push(Step { before, terminated_before: false });
+        self.history.push(before);
         Ok(())
     }
 
@@ -176,7 +171,7 @@ impl Matcher {
         self.ensure_not_terminated()?;
         let before = self.recognizer.checkpoint();
         self.recognizer.feed(bytes)?;
-        self.history.push(Step { before, terminated_before: false });
+        self.history.push(before);
         Ok(())
     }
 
@@ -200,9 +195,9 @@ impl Matcher {
             return Ok(());
         }
         let keep = self.history.len() - n;
-        let step = &self.history[keep];
-        self.recognizer.restore(&step.before);
-        self.terminated = step.terminated_before;
+        self.recognizer.restore(&self.history[keep]);
+        // Nothing can be committed after EOS, so EOS is always the last step.
+        self.terminated = false;
         self.history.truncate(keep);
         Ok(())
     }
