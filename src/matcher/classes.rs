@@ -8,7 +8,7 @@
 
 use super::recognizer::pending_is_viable;
 use super::{set_bits, Matcher};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ir::TerminalSet;
 use crate::spanner::{Lexeme, TokenSpanner};
 use std::sync::Arc;
@@ -36,34 +36,26 @@ impl Matcher {
     /// assert_eq!(by_classes, reference);
     /// ```
     pub fn compute_mask_by_classes(&mut self, spanner: &TokenSpanner, mask: &mut [u32]) -> Result<()> {
-        let need = self.mask_words();
-        if mask.len() != need {
-            return Err(Error::MaskSize { got: mask.len(), need });
-        }
-        mask.fill(0);
-        if self.terminated {
-            return Ok(());
-        }
-        let compiled = Arc::clone(spanner.compiled());
-        let lexer = compiled.lexer();
-        let expected_now = self.recognizer.expected_terminals()?;
-        if pending_is_viable(lexer, self.recognizer.lex_state(), &expected_now) {
-            set_bits(mask, self.vocab.trie().tokens_at(0));
-        }
-        let row = spanner.row(self.recognizer.lex_state());
-        let mut path = LexemePath::new(self.recognizer.checkpoint(), expected_now);
-        for class in row.classes() {
-            if let Some(expected) = path.advance_to(self, &class.lexemes)? {
-                if pending_is_viable(lexer, class.end, expected) {
-                    set_bits(mask, &class.tokens);
+        self.fill_mask(mask, |m, expected_now, mask| {
+            let compiled = Arc::clone(spanner.compiled());
+            let row = spanner.row(m.recognizer.lex_state());
+            let mut path = LexemePath::new(m.recognizer.checkpoint(), expected_now.clone());
+            let mut outcome = Ok(());
+            for class in row.classes() {
+                match path.advance_to(m, &class.lexemes) {
+                    Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => {
+                        set_bits(mask, &class.tokens)
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        outcome = Err(e);
+                        break;
+                    }
                 }
             }
-        }
-        self.recognizer.restore(&path.base);
-        if self.recognizer.is_complete()? {
-            set_bits(mask, self.vocab.eos_tokens());
-        }
-        Ok(())
+            m.recognizer.restore(&path.base);
+            outcome
+        })
     }
 }
 

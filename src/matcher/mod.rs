@@ -230,6 +230,20 @@ impl Matcher {
     /// Write the mask of allowed next tokens into `mask` (`ceil(vocab/32)` words,
     /// token `i` = bit `i % 32` of word `i / 32`). After EOS the mask is empty.
     pub fn compute_mask(&mut self, mask: &mut [u32]) -> Result<()> {
+        self.fill_mask(mask, |m, expected, mask| {
+            let vocab = Arc::clone(&m.vocab);
+            m.walk_children(vocab.trie(), TokenTrie::ROOT, expected, mask)
+        })
+    }
+
+    /// What every mask path shares: check the buffer, clear it, stop after EOS, allow
+    /// empty tokens and EOS when due; `non_empty_tokens` sets the bits of the tokens with
+    /// bytes, given the terminals the parser can consume next.
+    fn fill_mask(
+        &mut self,
+        mask: &mut [u32],
+        non_empty_tokens: impl FnOnce(&mut Matcher, &TerminalSet, &mut [u32]) -> Result<()>,
+    ) -> Result<()> {
         let need = self.mask_words();
         if mask.len() != need {
             return Err(Error::MaskSize { got: mask.len(), need });
@@ -238,15 +252,13 @@ impl Matcher {
         if self.terminated {
             return Ok(());
         }
-        let vocab = Arc::clone(&self.vocab);
-        let trie = vocab.trie();
         let expected = self.recognizer.expected_terminals()?;
         if self.recognizer.pending_is_viable(&expected) {
-            set_bits(mask, trie.tokens_at(0));
+            set_bits(mask, self.vocab.trie().tokens_at(TokenTrie::ROOT));
         }
-        self.walk_children(trie, 0, &expected, mask)?;
+        non_empty_tokens(self, &expected, mask)?;
         if self.recognizer.is_complete()? {
-            set_bits(mask, vocab.eos_tokens());
+            set_bits(mask, self.vocab.eos_tokens());
         }
         Ok(())
     }
