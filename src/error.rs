@@ -4,6 +4,7 @@
 //! failed and why; grammar errors carry a line and column.
 
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// A position in a grammar text (1-based line and column, counted in characters).
 ///
@@ -45,8 +46,10 @@ impl fmt::Display for Position {
     }
 }
 
-/// A resource limit that a grammar or an input exceeded.
+/// A resource limit that a grammar or an input exceeded. `docs/robustness.md` lists every
+/// limit, where it is configured and its default; later stages add kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LimitKind {
     /// Number of states in the lexer DFA.
     LexerStates,
@@ -58,6 +61,10 @@ pub enum LimitKind {
     GssNodesPerStep,
     /// Size of the grammar text in bytes.
     GrammarBytes,
+    /// Wall-clock time of one compile stage (lexer DFA or LR tables), in milliseconds.
+    CompileTime,
+    /// Graph-structured-stack edges followed or scanned while reducing before one lexeme.
+    GssWorkPerStep,
 }
 
 impl fmt::Display for LimitKind {
@@ -68,6 +75,8 @@ impl fmt::Display for LimitKind {
             LimitKind::Productions => "grammar productions",
             LimitKind::GssNodesPerStep => "GSS nodes per step",
             LimitKind::GrammarBytes => "grammar size in bytes",
+            LimitKind::CompileTime => "compile time in milliseconds",
+            LimitKind::GssWorkPerStep => "GSS edges visited per step",
         };
         f.write_str(name)
     }
@@ -165,6 +174,32 @@ impl Error {
     /// A grammar error at byte `offset` of `text`.
     pub(crate) fn grammar(text: &str, offset: usize, reason: impl Into<String>) -> Error {
         Error::Grammar { position: Position::of_offset(text, offset), reason: reason.into() }
+    }
+}
+
+/// The wall-clock budget of one compile stage, checked inside the stage's loops so that
+/// an exceeded budget stops the work where it is ([`LimitKind::CompileTime`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Deadline {
+    started: Instant,
+    budget: Option<Duration>,
+}
+
+impl Deadline {
+    /// A deadline `budget` from now; `None` never expires.
+    pub(crate) fn start(budget: Option<Duration>) -> Deadline {
+        Deadline { started: Instant::now(), budget }
+    }
+
+    /// [`Error::Limit`] once the budget is spent.
+    pub(crate) fn check(&self) -> Result<()> {
+        let Some(budget) = self.budget else { return Ok(()) };
+        let elapsed = self.started.elapsed();
+        if elapsed < budget {
+            return Ok(());
+        }
+        let millis = |d: Duration| usize::try_from(d.as_millis()).unwrap_or(usize::MAX);
+        Err(Error::Limit { kind: LimitKind::CompileTime, value: millis(elapsed), limit: millis(budget) })
     }
 }
 

@@ -1,15 +1,6 @@
-//! Arbitrary text as a Lark grammar: front-end, lexer and LR construction must return
-//! `Ok` or a typed error, never panic or hang.
+//! Arbitrary text as a Lark grammar: compile it, then run it on the input's own bytes
+//! (body: `stackmask_fuzz::lark_compile`).
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use stackmask::matcher::CompileConfig;
-use stackmask::{CompiledGrammar, Grammar};
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(grammar) = Grammar::from_lark(text) else { return };
-    let mut config = CompileConfig::default();
-    config.lexer.max_states = 2_000;
-    config.lr.max_states = 2_000;
-    let _ = CompiledGrammar::with_config(&grammar, &config);
-});
+fuzz_target!(|data: &[u8]| stackmask_fuzz::lark_compile(data));

@@ -7,7 +7,7 @@ use super::rules::expand_rules;
 use super::syntax::{Definition, Expr, ExprKind, ImportedName, Item, Name};
 use super::terminals::{Namespace, TerminalBody, TerminalCompiler, TerminalEntry};
 use super::LarkOptions;
-use crate::error::{Error, Position, Result};
+use crate::error::{Error, LimitKind, Position, Result};
 use crate::ir::{Grammar, TerminalPattern};
 use hashbrown::HashMap;
 
@@ -19,6 +19,9 @@ const MAX_NESTING: usize = 100;
 
 /// Compiles Lark grammar text into the IR.
 pub(super) fn compile(text: &str, options: &LarkOptions) -> Result<Grammar> {
+    if text.len() > options.max_grammar_bytes {
+        return Err(Error::Limit { kind: LimitKind::GrammarBytes, value: text.len(), limit: options.max_grammar_bytes });
+    }
     let items = parser::parse(text, MAX_NESTING)?;
     let definitions = Definitions::collect(text, &items)?;
     let common_items = if definitions.imports_anything { parser::parse(COMMON, MAX_NESTING)? } else { Vec::new() };

@@ -108,11 +108,13 @@ pub struct LarkOptions {
     pub start: String,
     /// Limits checked while building the grammar.
     pub limits: GrammarLimits,
+    /// Longest grammar text accepted, in bytes (checked before parsing). Default 1 MiB.
+    pub max_grammar_bytes: usize,
 }
 
 impl Default for LarkOptions {
     fn default() -> Self {
-        LarkOptions { start: "start".to_string(), limits: GrammarLimits::default() }
+        LarkOptions { start: "start".to_string(), limits: GrammarLimits::default(), max_grammar_bytes: 1 << 20 }
     }
 }
 
@@ -124,8 +126,9 @@ impl Grammar {
     /// # Errors
     /// [`Error::Grammar`](crate::Error::Grammar) with a line and column for malformed or
     /// unsupported input, [`Error::EmptyLanguage`](crate::Error::EmptyLanguage) when the
-    /// start rule derives no string, [`Error::Limit`](crate::Error::Limit) when the
-    /// expanded grammar has too many productions.
+    /// start rule derives no string, [`Error::Limit`](crate::Error::Limit) when the text is
+    /// longer than [`LarkOptions::max_grammar_bytes`] or the expanded grammar has too many
+    /// productions.
     ///
     /// # Example
     /// ```

@@ -281,7 +281,7 @@ fn every_common_terminal_compiles() {
 
 #[test]
 fn start_rule_option() {
-    let options = LarkOptions { start: "value".into(), limits: GrammarLimits::default() };
+    let options = LarkOptions { start: "value".into(), limits: GrammarLimits::default(), ..LarkOptions::default() };
     let g = Grammar::from_lark_with("value: \"v\" | list\nlist: \"[\" value \"]\"", &options).unwrap();
     assert_eq!(g.nonterminal_name(g.start), "value");
     let err = Grammar::from_lark("value: \"v\"").unwrap_err();

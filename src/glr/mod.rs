@@ -58,18 +58,23 @@ const NO_EDGE: u32 = u32::MAX;
 ///
 /// # Example
 /// ```
-/// let config = stackmask::glr::GlrConfig { max_nodes_per_step: 1_000 };
+/// let config = stackmask::glr::GlrConfig { max_nodes_per_step: 1_000, ..Default::default() };
 /// assert_eq!(config.max_nodes_per_step, 1_000);
 /// ```
 #[derive(Clone, Debug)]
 pub struct GlrConfig {
     /// Maximum GSS nodes created while consuming one lexeme ([`Error::Limit`] beyond).
     pub max_nodes_per_step: usize,
+    /// Maximum GSS edges followed or scanned by the reductions before one lexeme (or one
+    /// viability question) ([`Error::Limit`] beyond). On ambiguous grammars the reductions
+    /// of one step can cost a polynomial in the length of the text; this bounds the time of
+    /// one step.
+    pub max_work_per_step: usize,
 }
 
 impl Default for GlrConfig {
     fn default() -> Self {
-        GlrConfig { max_nodes_per_step: 100_000 }
+        GlrConfig { max_nodes_per_step: 100_000, max_work_per_step: 10_000_000 }
     }
 }
 
@@ -116,6 +121,9 @@ pub struct Parser {
     level_start: u32,
     heads: SmallVec<[u32; 4]>,
     max_nodes_per_step: usize,
+    max_work_per_step: usize,
+    /// Edges followed or scanned since the current reduction phase began.
+    work: usize,
 }
 
 impl Parser {
@@ -128,6 +136,8 @@ impl Parser {
             level_start: 0,
             heads: SmallVec::from_slice(&[0]),
             max_nodes_per_step: config.max_nodes_per_step,
+            max_work_per_step: config.max_work_per_step,
+            work: 0,
         }
     }
 
@@ -248,6 +258,7 @@ impl Parser {
 
     fn reduce_level(&mut self, tables: &LrTables, lookahead: &TerminalSet) -> Result<()> {
         let step_start = self.nodes.len();
+        self.work = 0;
         loop {
             let mut dirty = false;
             let mut v = self.level_start as usize;
@@ -265,6 +276,7 @@ impl Parser {
                             dirty = true;
                         }
                     }
+                    self.check_work()?;
                 }
                 v += 1;
             }
@@ -312,8 +324,8 @@ impl Parser {
     ///
     /// Each (node, edges left) pair is expanded once: with ε-rules and ambiguity a node
     /// has parents on many levels, and enumerating paths instead of pairs would cost
-    /// `O(n^len)`.
-    fn path_ends(&self, from: u32, len: usize) -> SmallVec<[u32; 4]> {
+    /// `O(n^len)`. The edges followed count as work.
+    fn path_ends(&mut self, from: u32, len: usize) -> SmallVec<[u32; 4]> {
         let mut ends: SmallVec<[u32; 4]> = SmallVec::new();
         let mut stack: SmallVec<[(u32, usize); 8]> = SmallVec::new();
         let mut seen: SmallVec<[(u32, usize); 16]> = SmallVec::new();
@@ -336,9 +348,18 @@ impl Parser {
                 let edge = &self.edges[e as usize];
                 stack.push((edge.target, left - 1));
                 e = edge.next;
+                self.work += 1;
             }
         }
         ends
+    }
+
+    /// [`Error::Limit`] once the reductions of this step visited too many edges.
+    fn check_work(&self) -> Result<()> {
+        if self.work <= self.max_work_per_step {
+            return Ok(());
+        }
+        Err(Error::Limit { kind: LimitKind::GssWorkPerStep, value: self.work, limit: self.max_work_per_step })
     }
 
     /// The node of `state` among the nodes from `level_start` on, created if absent.
@@ -358,9 +379,16 @@ impl Parser {
         Ok(((self.nodes.len() - 1) as u32, true))
     }
 
-    /// Add the edge `from → to` unless present; returns whether it was added.
+    /// Add the edge `from → to` unless present; returns whether it was added. Counts the
+    /// edges scanned as work.
     fn add_edge(&mut self, from: u32, to: u32) -> bool {
-        if self.node_parents(NodeId(from)).any(|p| p.0 == to) {
+        let mut scanned = 0;
+        let present = self.node_parents(NodeId(from)).any(|p| {
+            scanned += 1;
+            p.0 == to
+        });
+        self.work += scanned;
+        if present {
             return false;
         }
         let previous = self.nodes[from as usize].first_edge;

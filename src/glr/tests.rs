@@ -181,7 +181,7 @@ fn skippable_lexeme_keeps_both_readings() {
 #[test]
 fn node_limit_is_enforced() {
     let f = Fixture::new("s: s s | a");
-    let mut p = Parser::new(&GlrConfig { max_nodes_per_step: 2 });
+    let mut p = Parser::new(&GlrConfig { max_nodes_per_step: 2, ..GlrConfig::default() });
     let a = f.term("a");
     let mut hit = false;
     for _ in 0..10 {

@@ -45,12 +45,13 @@
 //! assert!(lexer.next(q, b' ').is_dead());
 //! ```
 
-use crate::error::{Error, LimitKind, Result};
+use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::HashMap;
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind};
+use std::time::Duration;
 
 /// A state of the lexer DFA.
 ///
@@ -80,7 +81,9 @@ impl LexState {
 /// # Example
 /// ```
 /// use stackmask::lexer::LexerConfig;
-/// let config = LexerConfig { max_states: 1_000, ..LexerConfig::default() };
+/// use std::time::Duration;
+/// let budget = Some(Duration::from_secs(1));
+/// let config = LexerConfig { max_states: 1_000, time_budget: budget, ..LexerConfig::default() };
 /// assert_eq!(config.max_states, 1_000);
 /// ```
 #[derive(Clone, Debug)]
@@ -89,11 +92,14 @@ pub struct LexerConfig {
     pub max_states: usize,
     /// Maximum size in bytes of one terminal's compiled NFA.
     pub max_nfa_bytes: usize,
+    /// Wall-clock budget for building the DFA, checked per terminal and per state;
+    /// exceeding it is [`Error::Limit`] with [`LimitKind::CompileTime`]. `None`: no budget.
+    pub time_budget: Option<Duration>,
 }
 
 impl Default for LexerConfig {
     fn default() -> Self {
-        LexerConfig { max_states: 100_000, max_nfa_bytes: 10 << 20 }
+        LexerConfig { max_states: 100_000, max_nfa_bytes: 10 << 20, time_budget: Some(Duration::from_secs(10)) }
     }
 }
 
@@ -118,12 +124,13 @@ impl Lexer {
     /// Build the DFA for every terminal that the grammar uses (in a production or as
     /// `%ignore`). Declared terminals (`%declare`) are not lexed.
     pub fn new(grammar: &Grammar, config: &LexerConfig) -> Result<Lexer> {
+        let deadline = Deadline::start(config.time_budget);
         let terminals = lexed_terminals(grammar);
         let nfas = terminals
             .iter()
-            .map(|&t| TerminalNfa::new(grammar, t, config))
+            .map(|&t| deadline.check().and_then(|()| TerminalNfa::new(grammar, t, config)))
             .collect::<Result<Vec<_>>>()?;
-        Builder::new(grammar, &nfas, config).build()
+        Builder::new(grammar, &nfas, config, deadline).build()
     }
 
     /// The start state: nothing read since the last lexeme ended.
@@ -259,6 +266,7 @@ struct Builder<'a> {
     grammar: &'a Grammar,
     nfas: &'a [TerminalNfa],
     config: &'a LexerConfig,
+    deadline: Deadline,
     classes: [u8; 256],
     /// One representative byte per class.
     representatives: Vec<u8>,
@@ -269,12 +277,18 @@ struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
-    fn new(grammar: &'a Grammar, nfas: &'a [TerminalNfa], config: &'a LexerConfig) -> Builder<'a> {
+    fn new(
+        grammar: &'a Grammar,
+        nfas: &'a [TerminalNfa],
+        config: &'a LexerConfig,
+        deadline: Deadline,
+    ) -> Builder<'a> {
         let (classes, representatives) = byte_classes(nfas);
         Builder {
             grammar,
             nfas,
             config,
+            deadline,
             classes,
             representatives,
             ids: HashMap::new(),
@@ -295,6 +309,7 @@ impl<'a> Builder<'a> {
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
         while next_unexplored < self.subsets.len() {
+            self.deadline.check()?;
             let state = next_unexplored;
             next_unexplored += 1;
             for class in 0..stride {
@@ -304,7 +319,7 @@ impl<'a> Builder<'a> {
                 self.transitions[state * stride + class] = id;
             }
         }
-        let completable = self.completable_sets();
+        let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
         for (i, t) in self.grammar.terminals.iter().enumerate() {
             if t.ignored {
@@ -413,7 +428,7 @@ impl<'a> Builder<'a> {
     }
 
     /// `Prod(q)`: the union of `accepts` over every state reachable from `q`.
-    fn completable_sets(&self) -> Vec<TerminalSet> {
+    fn completable_sets(&self) -> Result<Vec<TerminalSet>> {
         let n = self.subsets.len();
         let capacity = self.grammar.terminals.len();
         let mut sets: Vec<TerminalSet> = self
@@ -432,6 +447,7 @@ impl<'a> Builder<'a> {
         while changed {
             changed = false;
             for q in (0..n).rev() {
+                self.deadline.check()?;
                 for class in 0..stride {
                     let target = self.transitions[q * stride + class].index();
                     if target != q && target != LexState::DEAD.index() {
@@ -447,7 +463,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        sets
+        Ok(sets)
     }
 }
 

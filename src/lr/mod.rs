@@ -27,9 +27,10 @@
 //! assert!(tables.conflict_count() > 0);
 //! ```
 
-use crate::error::{Error, LimitKind, Result};
+use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::ir::{Grammar, NonterminalId, ProductionId, Symbol, TerminalId, TerminalSet};
 use hashbrown::HashMap;
+use std::time::Duration;
 
 /// A state of the LR automaton; the symbols of the parse stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -58,18 +59,21 @@ pub struct Reduction {
 ///
 /// # Example
 /// ```
-/// let config = stackmask::lr::LrConfig { max_states: 50_000 };
+/// let config = stackmask::lr::LrConfig { max_states: 50_000, ..Default::default() };
 /// assert_eq!(config.max_states, 50_000);
 /// ```
 #[derive(Clone, Debug)]
 pub struct LrConfig {
     /// Maximum number of LR states; exceeding it is [`Error::Limit`].
     pub max_states: usize,
+    /// Wall-clock budget for building the tables, checked per state in every phase;
+    /// exceeding it is [`Error::Limit`] with [`LimitKind::CompileTime`]. `None`: no budget.
+    pub time_budget: Option<Duration>,
 }
 
 impl Default for LrConfig {
     fn default() -> Self {
-        LrConfig { max_states: 200_000 }
+        LrConfig { max_states: 200_000, time_budget: Some(Duration::from_secs(10)) }
     }
 }
 
@@ -89,10 +93,11 @@ pub struct LrTables {
 impl LrTables {
     /// Build the LALR(1) tables of `grammar`.
     pub fn new(grammar: &Grammar, config: &LrConfig) -> Result<LrTables> {
+        let deadline = Deadline::start(config.time_budget);
         let analysis = Analysis::new(grammar);
-        let automaton = Lr0::new(&analysis, config)?;
-        let lookaheads = automaton.lalr_lookaheads(&analysis);
-        Ok(automaton.into_tables(&analysis, &lookaheads))
+        let automaton = Lr0::new(&analysis, config, &deadline)?;
+        let lookaheads = automaton.lalr_lookaheads(&analysis, &deadline)?;
+        automaton.into_tables(&analysis, &lookaheads, &deadline)
     }
 
     /// The pseudo-terminal "end of input"; its id is one past the last real terminal.
@@ -310,13 +315,14 @@ struct Lr0 {
 }
 
 impl Lr0 {
-    fn new(analysis: &Analysis, config: &LrConfig) -> Result<Lr0> {
+    fn new(analysis: &Analysis, config: &LrConfig, deadline: &Deadline) -> Result<Lr0> {
         let mut kernels: Vec<Vec<Item>> = vec![vec![(analysis.augmented(), 0)]];
         let mut ids: HashMap<Vec<Item>, u32> = HashMap::new();
         ids.insert(kernels[0].clone(), 0);
         let mut transitions = Vec::new();
         let mut next = 0;
         while next < kernels.len() {
+            deadline.check()?;
             let closure = analysis.closure(&kernels[next]);
             let mut by_symbol: Vec<(Symbol, Vec<Item>)> = Vec::new();
             for item in closure {
@@ -360,12 +366,13 @@ impl Lr0 {
     }
 
     /// Lookahead sets of every kernel item, by spontaneous generation and propagation.
-    fn lalr_lookaheads(&self, analysis: &Analysis) -> Vec<Vec<TerminalSet>> {
+    fn lalr_lookaheads(&self, analysis: &Analysis, deadline: &Deadline) -> Result<Vec<Vec<TerminalSet>>> {
         let mut lookaheads: Vec<Vec<TerminalSet>> =
             self.kernels.iter().map(|k| vec![TerminalSet::new(analysis.capacity); k.len()]).collect();
         lookaheads[0][0].insert(analysis.end());
         let mut propagate: Vec<((usize, usize), (usize, usize))> = Vec::new();
         for (state, kernel) in self.kernels.iter().enumerate() {
+            deadline.check()?;
             for (k, &item) in kernel.iter().enumerate() {
                 let mut marker = TerminalSet::new(analysis.capacity);
                 marker.insert(analysis.marker());
@@ -386,16 +393,22 @@ impl Lr0 {
         }
         let mut changed = true;
         while changed {
+            deadline.check()?;
             changed = false;
             for &((s, k), (t, tk)) in &propagate {
                 let from = lookaheads[s][k].clone();
                 changed |= lookaheads[t][tk].union_with(&from);
             }
         }
-        lookaheads
+        Ok(lookaheads)
     }
 
-    fn into_tables(self, analysis: &Analysis, lookaheads: &[Vec<TerminalSet>]) -> LrTables {
+    fn into_tables(
+        self,
+        analysis: &Analysis,
+        lookaheads: &[Vec<TerminalSet>],
+        deadline: &Deadline,
+    ) -> Result<LrTables> {
         let terminal_count = analysis.grammar.terminals.len();
         let mut tables = LrTables {
             terminal_count,
@@ -408,6 +421,7 @@ impl Lr0 {
             conflicts: 0,
         };
         for (state, kernel) in self.kernels.iter().enumerate() {
+            deadline.check()?;
             let mut shifts = Vec::new();
             let mut gotos = Vec::new();
             for &(sym, target) in &self.transitions[state] {
@@ -443,7 +457,7 @@ impl Lr0 {
             tables.reductions.push(reductions);
             tables.accepting.push(accepting);
         }
-        tables
+        Ok(tables)
     }
 }
 

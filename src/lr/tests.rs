@@ -78,7 +78,7 @@ fn ambiguous_grammar_keeps_conflicts() {
 #[test]
 fn state_limit_is_enforced() {
     let g = bnf("s: a b c d | b c d a\na: x\nb: y\nc: z\nd: w");
-    let err = LrTables::new(&g, &LrConfig { max_states: 3 }).unwrap_err();
+    let err = LrTables::new(&g, &LrConfig { max_states: 3, ..LrConfig::default() }).unwrap_err();
     assert!(matches!(err, Error::Limit { kind: LimitKind::LrStates, .. }));
 }
 

@@ -31,9 +31,11 @@
 //! ```
 
 pub mod oracle;
+mod batch;
 mod classes;
 mod recognizer;
 
+pub use batch::compute_masks_parallel;
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
 
 use crate::error::{Error, Result};
