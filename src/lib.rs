@@ -14,6 +14,7 @@
 //! | GLR | [`glr`] | graph-structured stack driven by lexemes |
 //! | tokenizer | [`tokenizer`] | token ids → exact bytes, token trie |
 //! | token spanner | [`spanner`] | lexer state × token → lexemes, token classes |
+//! | stack classifier | [`classifier`] | automaton over LR state ids → token masks |
 //! | matcher | [`matcher`] | commit / rollback / mask, the exact oracle |
 //!
 //! # Example
@@ -36,6 +37,7 @@
 //! assert!(m.is_accepting().unwrap());
 //! ```
 
+pub mod classifier;
 pub mod error;
 pub mod frontend;
 pub mod glr;

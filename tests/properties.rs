@@ -15,6 +15,7 @@
 //! * terminal level: the GLR parser over the LALR tables agrees with Earley on random
 //!   lexeme sequences (survival, end of input, next terminals), on random grammars too;
 //! * random grammars, byte level: the recognizer agrees with the reference;
+//! * random grammars, token level: every mask path equals the reference mask;
 //! * real tokenizers: generated JSON, encoded by Llama 3, Qwen3 and Gemma 3, commits;
 //! * the cost of ambiguity stays polynomial (a timed test).
 
@@ -26,7 +27,7 @@ use stackmask::glr::{GlrConfig, Parser};
 use stackmask::ir::{Grammar, GrammarBuilder, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use stackmask::lr::{LrConfig, LrTables};
 use stackmask::matcher::{oracle, Recognizer};
-use stackmask::spanner::TokenSpanner;
+use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::tokenizer::{Tokenizer, Vocabulary};
 use stackmask::{Error, Matcher};
 use std::collections::{BTreeSet, HashMap};
@@ -45,6 +46,7 @@ const EDIT_CASES: u32 = 3000;
 const RANDOM_GLR_CASES: u32 = 5000;
 const LARK_GLR_CASES: u32 = 1000;
 const RANDOM_TEXT_CASES: u32 = 1500;
+const RANDOM_MASK_CASES: u32 = 800;
 const REAL_TOKENIZER_CASES: u32 = 4;
 
 /// Derivation depth budget of generated sentences.
@@ -220,13 +222,14 @@ fn random_split(rng: &mut TestRng, text: &[u8]) -> Vec<Vec<u8>> {
     pieces
 }
 
-/// The trie-walk mask and the per-class mask must equal the reference mask.
+/// Every mask path must equal the reference mask: the matcher's own (the stack
+/// classifier), the trie walk and the per-class mask.
 fn check_mask(m: &mut Matcher, step: usize, text: &[u8]) -> Result<(), TestCaseError> {
-    let spanner = TokenSpanner::new(Arc::clone(m.recognizer().compiled()), Arc::clone(m.vocab()));
+    let spanner = Arc::clone(m.classifier().expect("matchers under test use a classifier").spanner());
     let (mut by_classes, mut walked) = (vec![0u32; m.mask_words()], vec![0u32; m.mask_words()]);
     ok(m.compute_mask_by_classes(&spanner, &mut by_classes))?;
-    ok(m.compute_mask(&mut walked))?;
-    prop_assert_eq!(by_classes, walked, "per-class mask differs after {} tokens of {}", step, show(text));
+    ok(m.compute_mask_by_trie(&mut walked))?;
+    prop_assert_eq!(&by_classes, &walked, "per-class mask differs after {} tokens of {}", step, show(text));
     match ok(oracle::verify(m))? {
         Ok(()) => Ok(()),
         Err((only_fast, only_reference)) => Err(TestCaseError::fail(format!(
@@ -252,7 +255,8 @@ fn check_commits(
     tokens: &[u32],
     rng: &mut TestRng,
 ) -> Result<bool, TestCaseError> {
-    let mut m = Matcher::new(Arc::clone(&f.compiled), Arc::clone(vocab));
+    let classifier = StackClassifier::with_config(Arc::clone(&f.compiled), Arc::clone(vocab), classifier_config(rng));
+    let mut m = Matcher::with_classifier(Arc::new(classifier));
     let mut reference = ReferenceRecognizer::new(&f.lexer, &f.earley);
     let mut text = Vec::new();
     let mut masks = Vec::new();
@@ -285,6 +289,16 @@ fn check_commits(
     }
     check_rollback(&mut m, &masks, rng)?;
     Ok(completed)
+}
+
+/// A classifier configuration: mostly the default; sometimes bounds small enough that
+/// the cache is cleared, or transitions overflow into the per-class path, mid-text.
+fn classifier_config(rng: &mut TestRng) -> ClassifierConfig {
+    match rng.random_range(0..6) {
+        0 => ClassifierConfig { cache_capacity: 1, ..ClassifierConfig::default() },
+        1 => ClassifierConfig { max_known_stack: 3, max_transition_work: 50, ..ClassifierConfig::default() },
+        _ => ClassifierConfig::default(),
+    }
 }
 
 /// Commit EOS: it succeeds exactly when the reference says the text is complete, and then
@@ -576,6 +590,23 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(RANDOM_MASK_CASES))]
+
+    /// On random grammars (ambiguous ones, ε-rules and left and right recursion
+    /// included), token by token with a synthetic vocabulary: every mask path, the stack
+    /// classifier's first, equals the reference mask at every step, and commits agree with
+    /// Earley.
+    #[test]
+    fn masks_equal_the_reference_on_random_grammars(g in random_grammar(), seed in any::<u64>()) {
+        let f = Fixture::new("random", g.0);
+        let mut rng = rng_from_seed(seed);
+        let text = random_grammar_text(&f, &mut rng);
+        let (vocab, tokens) = synthetic_vocab(&mut rng, &text);
+        check_commits(&f, &vocab, &tokens, &mut rng)?;
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Cost of ambiguity
 // ---------------------------------------------------------------------------------------
@@ -625,15 +656,21 @@ fn real_tokenizers() -> Option<&'static [(&'static str, Tokenizer)]> {
         .as_deref()
 }
 
-/// Commit `text`, encoded with `tokenizer`, then EOS; compare the fast mask with the
-/// reference mask on the first steps and before EOS (where every EOS id must be set).
+/// Commit `text`, encoded with `tokenizer`, then EOS; compare the classifier's mask with
+/// the per-class mask at every step, and every path with the reference mask on the first
+/// steps and before EOS (where every EOS id must be set).
 fn check_real_tokenizer(f: &Fixture, name: &str, tokenizer: &Tokenizer, text: &str) -> Result<(), TestCaseError> {
     let vocab = tokenizer.vocab_arc();
     let tokens = tokenizer.encode(text).map_err(|e| TestCaseError::fail(format!("{name}: encode: {e}")))?;
-    let mut m = Matcher::new(Arc::clone(&f.compiled), Arc::clone(&vocab));
+    let mut m = Matcher::with_classifier(Arc::new(StackClassifier::new(Arc::clone(&f.compiled), Arc::clone(&vocab))));
     for (step, &token) in tokens.iter().enumerate() {
         if step < ORACLE_STEPS {
             check_mask(&mut m, step, text.as_bytes())?;
+        } else {
+            let spanner = Arc::clone(m.classifier().expect("classifier").spanner());
+            let mut by_classes = vec![0u32; m.mask_words()];
+            ok(m.compute_mask_by_classes(&spanner, &mut by_classes))?;
+            prop_assert_eq!(fast_mask(&mut m)?, by_classes, "{}: classifier mask at step {}", name, step);
         }
         let committed = m.commit(token);
         prop_assert!(committed.is_ok(), "{}: token {} of {:?}: {:?}", name, step, text, committed.err());

@@ -74,6 +74,18 @@ impl LexState {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The state of index `i` (`i < `[`Lexer::state_count`] for a state of that lexer).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::lexer::LexState;
+    /// assert!(LexState::from_index(0).is_dead());
+    /// assert_eq!(LexState::from_index(7).index(), 7);
+    /// ```
+    pub fn from_index(i: usize) -> LexState {
+        LexState(i as u32)
+    }
 }
 
 /// Limits for building a [`Lexer`].

@@ -36,10 +36,11 @@ impl Matcher {
     /// assert_eq!(by_classes, reference);
     /// ```
     pub fn compute_mask_by_classes(&mut self, spanner: &TokenSpanner, mask: &mut [u32]) -> Result<()> {
-        self.fill_mask(mask, |m, expected_now, mask| {
+        self.fill_mask(mask, |m, mask| {
+            let expected_now = m.recognizer.expected_terminals()?;
             let compiled = Arc::clone(spanner.compiled());
             let row = spanner.row(m.recognizer.lex_state());
-            let mut path = LexemePath::new(m.recognizer.checkpoint(), expected_now.clone());
+            let mut path = LexemePath::new(m.recognizer.checkpoint(), expected_now);
             let mut outcome = Ok(());
             for class in row.classes() {
                 match path.advance_to(m, &class.lexemes) {

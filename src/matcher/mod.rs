@@ -5,12 +5,18 @@
 //! state. Masks use the llguidance/XGrammar layout: `u32` words, token `i` is bit
 //! `i % 32` of word `i / 32`.
 //!
-//! Two mask computations exist and must always agree bit for bit:
+//! Every mask computation must agree bit for bit with the reference:
 //! * [`oracle::reference_mask`]: for every token, clone the state, feed its bytes, ask
 //!   whether the result is viable. Slow, obviously right, kept for ever.
-//! * [`Matcher::compute_mask`]: the same test, walking the token trie so that tokens
-//!   sharing a prefix share the work, and pruning a subtree as soon as its prefix is not
-//!   viable (a pending lexeme that is not viable never becomes viable by growing).
+//! * [`Matcher::compute_mask_by_trie`]: the same test, walking the token trie so that
+//!   tokens sharing a prefix share the work, and pruning a subtree as soon as its prefix
+//!   is not viable (a pending lexeme that is not viable never becomes viable by growing).
+//! * [`Matcher::compute_mask_by_classes`]: one parser simulation per token class of the
+//!   [`TokenSpanner`](crate::spanner::TokenSpanner).
+//! * the [`StackClassifier`]: an automaton read over the GSS, the production path.
+//!
+//! [`Matcher::compute_mask`] uses the classifier of a matcher made by
+//! [`Matcher::with_classifier`], and the trie walk otherwise.
 //!
 //! # Example
 //! ```
@@ -38,6 +44,7 @@ mod recognizer;
 pub use batch::compute_masks_parallel;
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
 
+use crate::classifier::StackClassifier;
 use crate::error::{Error, Result};
 use crate::glr::GlrConfig;
 use crate::ir::{Grammar, TerminalSet};
@@ -125,12 +132,27 @@ pub struct Matcher {
     /// The recognizer position before each committed step, for rollback.
     history: Vec<RecognizerCheckpoint>,
     terminated: bool,
+    classifier: Option<Arc<StackClassifier>>,
 }
 
 impl Matcher {
-    /// A matcher at the start of the text.
+    /// A matcher at the start of the text whose masks walk the token trie (no
+    /// precomputation; see [`Matcher::with_classifier`] for the fast path).
     pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> Matcher {
-        Matcher { vocab, recognizer: Recognizer::new(compiled), history: Vec::new(), terminated: false }
+        Matcher { vocab, recognizer: Recognizer::new(compiled), history: Vec::new(), terminated: false, classifier: None }
+    }
+
+    /// A matcher at the start of the text whose masks come from `classifier` (its
+    /// grammar and vocabulary). Share one classifier between all sequences.
+    pub fn with_classifier(classifier: Arc<StackClassifier>) -> Matcher {
+        let mut m = Matcher::new(Arc::clone(classifier.compiled()), Arc::clone(classifier.vocab()));
+        m.classifier = Some(classifier);
+        m
+    }
+
+    /// The classifier, for a matcher made by [`Matcher::with_classifier`].
+    pub fn classifier(&self) -> Option<&Arc<StackClassifier>> {
+        self.classifier.as_ref()
     }
 
     /// Number of `u32` words a mask needs: `ceil(vocab_size / 32)`.
@@ -231,20 +253,42 @@ impl Matcher {
 
     /// Write the mask of allowed next tokens into `mask` (`ceil(vocab/32)` words,
     /// token `i` = bit `i % 32` of word `i / 32`). After EOS the mask is empty.
+    ///
+    /// With a classifier ([`Matcher::with_classifier`]) the mask is read off the GSS by
+    /// the classifier; a step the classifier cannot handle within its bounds takes the
+    /// per-class path. Without one it walks the token trie. All are exact.
     pub fn compute_mask(&mut self, mask: &mut [u32]) -> Result<()> {
-        self.fill_mask(mask, |m, expected, mask| {
+        let Some(classifier) = self.classifier.clone() else {
+            return self.compute_mask_by_trie(mask);
+        };
+        let mut classified = true;
+        self.fill_mask(mask, |m, mask| {
+            classified = classifier.mask_into(m.recognizer.parser(), m.recognizer.lex_state(), mask);
+            Ok(())
+        })?;
+        if !classified {
+            return self.compute_mask_by_classes(classifier.spanner(), mask);
+        }
+        Ok(())
+    }
+
+    /// [`Matcher::compute_mask`] by walking the token trie from the current state, feeding
+    /// each prefix once and pruning subtrees whose prefix is not viable.
+    pub fn compute_mask_by_trie(&mut self, mask: &mut [u32]) -> Result<()> {
+        self.fill_mask(mask, |m, mask| {
             let vocab = Arc::clone(&m.vocab);
-            m.walk_children(vocab.trie(), TokenTrie::ROOT, expected, mask)
+            let expected = m.recognizer.expected_terminals()?;
+            m.walk_children(vocab.trie(), TokenTrie::ROOT, &expected, mask)
         })
     }
 
     /// What every mask path shares: check the buffer, clear it, stop after EOS, allow
     /// empty tokens and EOS when due; `non_empty_tokens` sets the bits of the tokens with
-    /// bytes, given the terminals the parser can consume next.
-    fn fill_mask(
+    /// bytes.
+    pub(crate) fn fill_mask(
         &mut self,
         mask: &mut [u32],
-        non_empty_tokens: impl FnOnce(&mut Matcher, &TerminalSet, &mut [u32]) -> Result<()>,
+        non_empty_tokens: impl FnOnce(&mut Matcher, &mut [u32]) -> Result<()>,
     ) -> Result<()> {
         let need = self.mask_words();
         if mask.len() != need {
@@ -254,12 +298,15 @@ impl Matcher {
         if self.terminated {
             return Ok(());
         }
-        let expected = self.recognizer.expected_terminals()?;
-        if self.recognizer.pending_is_viable(&expected) {
-            set_bits(mask, self.vocab.trie().tokens_at(TokenTrie::ROOT));
+        let empty_tokens = self.vocab.trie().tokens_at(TokenTrie::ROOT);
+        if !empty_tokens.is_empty() {
+            let expected = self.recognizer.expected_terminals()?;
+            if self.recognizer.pending_is_viable(&expected) {
+                set_bits(mask, empty_tokens);
+            }
         }
-        non_empty_tokens(self, &expected, mask)?;
-        if self.recognizer.is_complete()? {
+        non_empty_tokens(self, mask)?;
+        if !self.vocab.eos_tokens().is_empty() && self.recognizer.is_complete()? {
             set_bits(mask, self.vocab.eos_tokens());
         }
         Ok(())

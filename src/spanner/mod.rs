@@ -44,7 +44,7 @@ use crate::matcher::CompiledGrammar;
 use crate::tokenizer::{TokenTrie, Vocabulary};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 /// A closed lexeme as the parser receives it: the candidate terminals that reach the
 /// parser, and whether it may instead be skipped (one candidate is `%ignore`d).
@@ -108,7 +108,6 @@ pub struct TokenSpanner {
     compiled: Arc<CompiledGrammar>,
     vocab: Arc<Vocabulary>,
     rows: Box<[OnceLock<Arc<SpannerRow>>]>,
-    build_lock: Mutex<()>,
 }
 
 impl std::fmt::Debug for TokenSpanner {
@@ -122,18 +121,14 @@ impl TokenSpanner {
     /// A spanner with no row built yet.
     pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> TokenSpanner {
         let rows = (0..compiled.lexer().state_count()).map(|_| OnceLock::new()).collect();
-        TokenSpanner { compiled, vocab, rows, build_lock: Mutex::new(()) }
+        TokenSpanner { compiled, vocab, rows }
     }
 
     /// The row of lexer state `q`, built on first use.
+    /// Concurrent first uses of one state wait for a single build (rows of different
+    /// states build in parallel).
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let slot = &self.rows[q.index()];
-        if let Some(row) = slot.get() {
-            return Arc::clone(row);
-        }
-        // One builder at a time: concurrent first uses of a state wait instead of
-        // duplicating the walk.
-        let _guard = self.build_lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), self.vocab.trie(), q))))
     }
 

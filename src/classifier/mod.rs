@@ -1,0 +1,489 @@
+//! The stack classifier: token masks computed by reading the parser stack, at a cost
+//! that follows the stack and not the vocabulary.
+//!
+//! Boundary: takes a [`TokenSpanner`] (lexer state × token → lexemes, grouped into token
+//! classes) and the LR tables; answers [`StackClassifier::mask_into`]: given the GSS of a
+//! [`Parser`] and the pending lexer state `q`, set the bit of every non-empty token that
+//! keeps the text a viable prefix.
+//!
+//! # How
+//!
+//! For each lexer state `q` the classifier is a deterministic automaton whose input is
+//! the parser stack read top-down (LR state ids) and whose edges carry token sets:
+//!
+//! * its states are sets of *blocked configurations*: symbolic runs of the class lexeme
+//!   sequences of `q`'s spanner row that need to see deeper into the stack (see the
+//!   `simulate` module); the start state holds the one run that has read nothing;
+//! * an edge, taken on reading one LR state, carries the token classes decided viable
+//!   by that read whatever lies deeper, as a precomputed token bitmap;
+//! * the mask is the union, over every path of the GSS from every head, of the token
+//!   sets on the edges taken; a GSS node is visited once per automaton state (shared
+//!   stack tails are read once), and a path stops when the automaton state is empty,
+//!   the point past which deeper stack cannot change the answer.
+//!
+//! States and edges are built on first use (like `regex-automata`'s lazy DFA) and kept
+//! in a cache whose memory is bounded by [`ClassifierConfig::cache_capacity`]: past it, a
+//! lexer state's cache is cleared and rebuilt as needed. [`StackClassifier::build_eager`]
+//! builds every state reachable from every stack up front instead.
+//!
+//! When a transition cannot be built within [`ClassifierConfig`]'s bounds (grammars with
+//! hidden left recursion push without bound), the mask for that step is computed by the
+//! exact per-class path instead; [`StackClassifier::stats`] counts such steps.
+//!
+//! # Example
+//! ```
+//! use stackmask::{Grammar, CompiledGrammar, Matcher, classifier::StackClassifier, tokenizer::Vocabulary};
+//! use std::sync::Arc;
+//! let g = Grammar::from_lark(r#"start: "[" (NUM ("," NUM)*)? "]"
+//!                               NUM: /[0-9]+/"#).unwrap();
+//! let tokens = ["[", "]", "1", "12", ",", "],", "1]", "<eos>"];
+//! let vocab = Arc::new(Vocabulary::from_token_bytes(
+//!     tokens.iter().map(|t| t.as_bytes().to_vec()).collect(), Some(7)));
+//! let classifier = Arc::new(StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab));
+//! let mut m = Matcher::with_classifier(classifier);
+//! m.commit(0).unwrap(); // "["
+//! m.commit(3).unwrap(); // "12"
+//! let mut mask = vec![0u32; m.mask_words()];
+//! m.compute_mask(&mut mask).unwrap();
+//! // "]" "1" "12" "," "1]" are allowed; "[" "]," and EOS are not.
+//! assert_eq!(mask[0], 0b1011110);
+//! assert_eq!(stackmask::matcher::oracle::reference_mask(&m).unwrap(), mask);
+//! ```
+
+mod lexeme_trie;
+mod simulate;
+
+use crate::glr::{NodeId, Parser};
+use crate::ir::TerminalSet;
+use crate::lexer::LexState;
+use crate::lr::{LrState, LrTables};
+use crate::matcher::CompiledGrammar;
+use crate::spanner::{SpannerRow, TokenSpanner};
+use crate::tokenizer::Vocabulary;
+use hashbrown::{HashMap, HashSet};
+use lexeme_trie::LexemeTrie;
+use rayon::prelude::*;
+use simulate::{Blocked, Limits, Overflow, Simulator};
+use smallvec::SmallVec;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// Bounds of the classifier.
+///
+/// # Example
+/// ```
+/// use stackmask::classifier::ClassifierConfig;
+/// let config = ClassifierConfig { cache_capacity: 64 << 20, ..Default::default() };
+/// assert_eq!(config.cache_capacity, 64 << 20);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ClassifierConfig {
+    /// Bytes of lazily built automaton states, edges and token bitmaps kept before a
+    /// lexer state's cache is cleared (checked at the start of a mask).
+    pub cache_capacity: usize,
+    /// Stack states one symbolic run may know above the unread rest; beyond it the step
+    /// falls back to the exact per-class mask.
+    pub max_known_stack: usize,
+    /// Symbolic configurations explored while building one transition; beyond it the
+    /// step falls back to the exact per-class mask.
+    pub max_transition_work: usize,
+}
+
+impl Default for ClassifierConfig {
+    fn default() -> Self {
+        ClassifierConfig { cache_capacity: 1 << 30, max_known_stack: 64, max_transition_work: 2_000_000 }
+    }
+}
+
+/// Sizes of what a [`StackClassifier`] has built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassifierStats {
+    /// Lexer states whose automaton exists.
+    pub lexer_states: usize,
+    /// Automaton states over all lexer states.
+    pub states: usize,
+    /// Automaton edges over all lexer states.
+    pub edges: usize,
+    /// Distinct token sets carried by edges.
+    pub outputs: usize,
+    /// Approximate heap bytes of automata and token sets (not spanner rows).
+    pub bytes: usize,
+    /// Edges that could not be built within the bounds (their steps use the per-class path).
+    pub overflowed_edges: usize,
+}
+
+/// The stack classifier of one grammar and one vocabulary. Immutable apart from its
+/// lazily filled caches; `Send + Sync`, shared by every sequence (see the
+/// [module documentation](self)).
+pub struct StackClassifier {
+    spanner: Arc<TokenSpanner>,
+    config: ClassifierConfig,
+    /// Per LR state, the terminals it shifts.
+    shiftable: Box<[TerminalSet]>,
+    automata: Box<[OnceLock<RowAutomaton>]>,
+    bytes: AtomicUsize,
+}
+
+impl std::fmt::Debug for StackClassifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StackClassifier").field("stats", &self.stats()).finish()
+    }
+}
+
+/// The automaton of one lexer state.
+struct RowAutomaton {
+    row: Arc<SpannerRow>,
+    trie: LexemeTrie,
+    dfa: RwLock<Dfa>,
+}
+
+/// Automaton state ids: `DEAD` is the empty configuration set, `START` the initial one.
+const DEAD: u32 = 0;
+const START: u32 = 1;
+/// No token set on an edge.
+const NO_OUTPUT: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+enum Edge {
+    To { target: u32, output: u32 },
+    Overflow,
+}
+
+/// The lazily built part of a lexer state's automaton.
+struct Dfa {
+    states: Vec<Arc<[Blocked]>>,
+    ids: HashMap<Arc<[Blocked]>, u32>,
+    edges: HashMap<(u32, LrState), Edge>,
+    /// Dense token bitmaps (mask layout), one per distinct set of accepted classes.
+    outputs: Vec<Box<[u32]>>,
+    output_ids: HashMap<Box<[u32]>, u32>,
+    bytes: usize,
+    overflowed: usize,
+}
+
+impl Dfa {
+    fn new() -> Dfa {
+        let mut dfa = Dfa {
+            states: Vec::new(),
+            ids: HashMap::new(),
+            edges: HashMap::new(),
+            outputs: Vec::new(),
+            output_ids: HashMap::new(),
+            bytes: 0,
+            overflowed: 0,
+        };
+        dfa.intern_state(Vec::new());
+        dfa.intern_state(vec![Blocked::START]);
+        dfa
+    }
+
+    fn intern_state(&mut self, configs: Vec<Blocked>) -> u32 {
+        if let Some(&id) = self.ids.get(configs.as_slice()) {
+            return id;
+        }
+        let id = self.states.len() as u32;
+        let configs: Arc<[Blocked]> = configs.into();
+        self.bytes += configs.len() * std::mem::size_of::<Blocked>() * 2 + 64;
+        self.states.push(Arc::clone(&configs));
+        self.ids.insert(configs, id);
+        id
+    }
+
+    fn intern_output(&mut self, classes: Vec<u32>, row: &SpannerRow, words: usize) -> u32 {
+        if classes.is_empty() {
+            return NO_OUTPUT;
+        }
+        if let Some(&id) = self.output_ids.get(classes.as_slice()) {
+            return id;
+        }
+        let mut bitmap = vec![0u32; words];
+        for &c in &classes {
+            crate::matcher::set_bits(&mut bitmap, &row.classes()[c as usize].tokens);
+        }
+        let id = self.outputs.len() as u32;
+        self.bytes += words * 4 + classes.len() * 4 + 64;
+        self.outputs.push(bitmap.into_boxed_slice());
+        self.output_ids.insert(classes.into_boxed_slice(), id);
+        id
+    }
+}
+
+impl StackClassifier {
+    /// A lazy classifier: nothing is built until a mask needs it.
+    pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> StackClassifier {
+        StackClassifier::with_config(compiled, vocab, ClassifierConfig::default())
+    }
+
+    /// A lazy classifier with `config`.
+    pub fn with_config(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, config: ClassifierConfig) -> StackClassifier {
+        let tables = compiled.tables();
+        let shiftable = (0..tables.state_count())
+            .map(|s| {
+                let mut set = TerminalSet::new(tables.terminal_capacity());
+                tables.shifts(LrState(s as u32)).iter().for_each(|&(t, _)| {
+                    set.insert(t);
+                });
+                set
+            })
+            .collect();
+        let automata = (0..compiled.lexer().state_count()).map(|_| OnceLock::new()).collect();
+        let spanner = Arc::new(TokenSpanner::new(compiled, vocab));
+        StackClassifier { spanner, config, shiftable, automata, bytes: AtomicUsize::new(0) }
+    }
+
+    /// The token spanner it classifies (also the exact fallback path's input).
+    pub fn spanner(&self) -> &Arc<TokenSpanner> {
+        &self.spanner
+    }
+
+    /// The compiled grammar.
+    pub fn compiled(&self) -> &Arc<CompiledGrammar> {
+        self.spanner.compiled()
+    }
+
+    /// The vocabulary.
+    pub fn vocab(&self) -> &Arc<Vocabulary> {
+        self.spanner.vocab()
+    }
+
+    /// Build, up front and in parallel, the automaton of every lexer state with every
+    /// state and edge any LR stack can reach, so that masks never build anything.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, classifier::StackClassifier, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(
+    ///     ["(", ")", "x", "x)", "))"].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// let c = StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab);
+    /// c.build_eager();
+    /// let stats = c.stats();
+    /// assert_eq!(stats.lexer_states, c.compiled().lexer().state_count());
+    /// assert!(stats.edges > 0);
+    /// ```
+    pub fn build_eager(&self) {
+        let tables = self.compiled().tables();
+        let predecessors = predecessors(tables);
+        let heads = possible_heads(tables);
+        (0..self.automata.len()).into_par_iter().for_each(|q| {
+            let q = LexState::from_index(q);
+            if q.is_dead() {
+                return;
+            }
+            let automaton = self.automaton(q);
+            let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
+            let mut queue: Vec<(u32, LrState)> = heads.iter().map(|&s| (START, s)).collect();
+            let mut queued: HashSet<(u32, LrState)> = queue.iter().copied().collect();
+            while let Some((state, lr)) = queue.pop() {
+                let edge = self.build_edge(automaton, &mut dfa, state, lr);
+                let Edge::To { target, .. } = edge else { continue };
+                if target == DEAD {
+                    continue;
+                }
+                for &below in &predecessors[lr.index()] {
+                    if queued.insert((target, below)) {
+                        queue.push((target, below));
+                    }
+                }
+            }
+        });
+    }
+
+    /// Sizes of what has been built so far.
+    pub fn stats(&self) -> ClassifierStats {
+        let mut stats = ClassifierStats::default();
+        for automaton in self.automata.iter().filter_map(OnceLock::get) {
+            let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
+            stats.lexer_states += 1;
+            stats.states += dfa.states.len();
+            stats.edges += dfa.edges.len();
+            stats.outputs += dfa.outputs.len();
+            stats.bytes += dfa.bytes + automaton.trie.memory_bytes();
+            stats.overflowed_edges += dfa.overflowed;
+        }
+        stats
+    }
+
+    fn automaton(&self, q: LexState) -> &RowAutomaton {
+        self.automata[q.index()].get_or_init(|| {
+            let row = self.spanner.row(q);
+            let tables = self.compiled().tables();
+            let trie = LexemeTrie::new(&row, self.compiled().lexer(), tables.terminal_capacity());
+            RowAutomaton { row, trie, dfa: RwLock::new(Dfa::new()) }
+        })
+    }
+
+    /// Set, in `mask`, the bit of every token with bytes that keeps the text a viable
+    /// prefix, for the GSS of `parser` and the pending lexer state `q` (other bits are
+    /// left as they are). Returns `false`, leaving `mask` untouched, when a transition
+    /// needed could not be built within the bounds: the caller must then use an exact
+    /// path of its own (the matcher uses the per-class mask).
+    pub fn mask_into(&self, parser: &Parser, q: LexState, mask: &mut [u32]) -> bool {
+        let automaton = self.automaton(q);
+        if self.bytes.load(Ordering::Relaxed) > self.config.cache_capacity {
+            self.clear(automaton);
+        }
+        loop {
+            let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
+            match walk(&dfa, parser) {
+                Walk::Done(outputs) => {
+                    for o in outputs {
+                        or_into(mask, &dfa.outputs[o as usize]);
+                    }
+                    return true;
+                }
+                Walk::Overflow => return false,
+                Walk::Missing(state, lr) => {
+                    drop(dfa);
+                    let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
+                    if !dfa.edges.contains_key(&(state, lr)) {
+                        self.build_edge(automaton, &mut dfa, state, lr);
+                    }
+                }
+            }
+        }
+    }
+
+    fn clear(&self, automaton: &RowAutomaton) {
+        let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
+        self.bytes.fetch_sub(dfa.bytes.min(self.bytes.load(Ordering::Relaxed)), Ordering::Relaxed);
+        *dfa = Dfa::new();
+    }
+
+    /// Build (or find) the edge of `state` on reading `lr`.
+    fn build_edge(&self, automaton: &RowAutomaton, dfa: &mut Dfa, state: u32, lr: LrState) -> Edge {
+        if let Some(&edge) = dfa.edges.get(&(state, lr)) {
+            return edge;
+        }
+        let before = dfa.bytes;
+        let simulator = Simulator {
+            tables: self.compiled().tables(),
+            trie: &automaton.trie,
+            shiftable: &self.shiftable,
+            limits: Limits { max_known: self.config.max_known_stack, max_work: self.config.max_transition_work },
+        };
+        let configs = Arc::clone(&dfa.states[state as usize]);
+        let edge = match simulator.read(&configs, lr) {
+            Ok(step) => {
+                let output = dfa.intern_output(step.accepted, &automaton.row, self.vocab().len().div_ceil(32));
+                let target = dfa.intern_state(step.next);
+                Edge::To { target, output }
+            }
+            Err(Overflow::KnownStack | Overflow::Work) => {
+                dfa.overflowed += 1;
+                Edge::Overflow
+            }
+        };
+        dfa.edges.insert((state, lr), edge);
+        dfa.bytes += 32;
+        self.bytes.fetch_add(dfa.bytes - before, Ordering::Relaxed);
+        edge
+    }
+}
+
+enum Walk {
+    /// Every edge was known: the outputs to OR, deduplicated.
+    Done(SmallVec<[u32; 8]>),
+    /// An edge must be built first.
+    Missing(u32, LrState),
+    Overflow,
+}
+
+/// Run the automaton over every path of the GSS, each (node, state) pair once.
+fn walk(dfa: &Dfa, parser: &Parser) -> Walk {
+    let mut outputs: SmallVec<[u32; 8]> = SmallVec::new();
+    let mut pending: SmallVec<[(NodeId, u32); 16]> = parser.heads().map(|h| (h, START)).collect();
+    let mut visited = Visited::new(&pending);
+    while let Some((node, state)) = pending.pop() {
+        let lr = parser.node_state(node);
+        let (target, output) = match dfa.edges.get(&(state, lr)) {
+            None => return Walk::Missing(state, lr),
+            Some(Edge::Overflow) => return Walk::Overflow,
+            Some(&Edge::To { target, output }) => (target, output),
+        };
+        if output != NO_OUTPUT && !outputs.contains(&output) {
+            outputs.push(output);
+        }
+        if target == DEAD {
+            continue;
+        }
+        for parent in parser.node_parents(node) {
+            if visited.insert((parent, target)) {
+                pending.push((parent, target));
+            }
+        }
+    }
+    Walk::Done(outputs)
+}
+
+/// The (GSS node, automaton state) pairs visited: a short list on the usual small GSS, a
+/// hash set once it grows.
+enum Visited {
+    Few(SmallVec<[(NodeId, u32); 16]>),
+    Many(HashSet<(NodeId, u32)>),
+}
+
+impl Visited {
+    fn new(start: &[(NodeId, u32)]) -> Visited {
+        let mut visited = Visited::Few(SmallVec::new());
+        start.iter().for_each(|&pair| {
+            visited.insert(pair);
+        });
+        visited
+    }
+
+    /// Add `pair`; whether it was new.
+    fn insert(&mut self, pair: (NodeId, u32)) -> bool {
+        match self {
+            Visited::Few(list) if list.contains(&pair) => false,
+            Visited::Few(list) if list.len() < 64 => {
+                list.push(pair);
+                true
+            }
+            Visited::Few(list) => {
+                let mut set: HashSet<(NodeId, u32)> = list.drain(..).collect();
+                set.insert(pair);
+                *self = Visited::Many(set);
+                true
+            }
+            Visited::Many(set) => set.insert(pair),
+        }
+    }
+}
+
+fn or_into(mask: &mut [u32], bits: &[u32]) {
+    for (m, b) in mask.iter_mut().zip(bits) {
+        *m |= b;
+    }
+}
+
+/// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
+fn predecessors(tables: &LrTables) -> Vec<Vec<LrState>> {
+    let mut predecessors = vec![Vec::new(); tables.state_count()];
+    for s in 0..tables.state_count() {
+        let s = LrState(s as u32);
+        let targets = tables.shifts(s).iter().map(|&(_, t)| t).chain(tables.gotos(s).iter().map(|&(_, t)| t));
+        for t in targets {
+            predecessors[t.index()].push(s);
+        }
+    }
+    for p in &mut predecessors {
+        p.sort_unstable();
+        p.dedup();
+    }
+    predecessors
+}
+
+/// LR states that can be a head of the GSS: the initial state and shift targets.
+fn possible_heads(tables: &LrTables) -> Vec<LrState> {
+    let mut heads: Vec<LrState> = std::iter::once(LrState::INITIAL)
+        .chain((0..tables.state_count()).flat_map(|s| tables.shifts(LrState(s as u32)).iter().map(|&(_, t)| t)))
+        .collect();
+    heads.sort_unstable();
+    heads.dedup();
+    heads
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,208 @@
+//! The symbolic LR simulation behind each classifier transition.
+//!
+//! A *configuration* runs the lexemes of a [`LexemeTrie`] path on a stack whose top part
+//! is known (states read from the real stack or pushed by the simulation) over an
+//! unknown rest. When a reduction pops below what is known, the configuration *blocks*:
+//! it needs the next state of the real stack. A blocked configuration forgets the known
+//! part (it was popped) and keeps only what it will do with the states it reads:
+//! skip `pops` of them, then take the `goto` on the next one. So blocked configurations
+//! come from a finite set (trie nodes × phases × production lengths × nonterminals), and
+//! sets of them are the states of the classifier's automaton (seed 000 §3.3–3.5).
+//!
+//! [`Simulator::read`] advances a set of blocked configurations by one state read from
+//! the real stack: each configuration runs until it blocks again, dies, or decides
+//! classes (they are viable whatever lies deeper). The simulation is the GLR parser's,
+//! path by path:
+//! * a lexeme with candidates `S` applies every reduction whose lookahead meets `S`,
+//!   then shifts any terminal of `S`; a skippable lexeme may also leave the stack as it
+//!   was before those reductions;
+//! * a class ending at a node is viable when its end state can finish as an ignored
+//!   terminal, or when, after reductions, one of the terminals its end state can still
+//!   become can be shifted. The reductions tried there are those whose lookahead meets
+//!   those terminals: an LR(1) (so LALR(1)) reduction on a viable stack before shifting
+//!   `t` always has `t` in its lookahead, so this finds exactly the terminals the parser
+//!   finds by trying every reduction (the equality is also enforced by the oracle tests).
+
+use super::lexeme_trie::{LexemeTrie, ROOT};
+use crate::ir::{NonterminalId, TerminalSet};
+use crate::lr::{LrState, LrTables};
+use hashbrown::HashSet;
+use smallvec::SmallVec;
+
+const NO_GOTO: u32 = u32::MAX;
+
+/// What a configuration is doing at its trie node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Phase {
+    /// Just reached the node (or, blocked at the root, waiting for the stack top).
+    Arrive,
+    /// Reducing before the lexeme of edge `.0`, then shifting it.
+    Consume(u32),
+    /// Reducing before a terminal that ends one of the node's waiting classes.
+    Final,
+}
+
+/// A configuration waiting for the next state of the real stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Blocked {
+    node: u32,
+    phase: Phase,
+    /// States of the real stack still to pop before the one to take the goto on.
+    pops: u32,
+    /// The nonterminal to take the goto on, or `NO_GOTO` for the start configuration
+    /// (which reads the stack top).
+    goto: u32,
+}
+
+impl Blocked {
+    /// The configuration every mask starts from: at the root, reading the stack top.
+    pub const START: Blocked = Blocked { node: ROOT, phase: Phase::Arrive, pops: 0, goto: NO_GOTO };
+}
+
+/// Why a transition could not be built; the mask then takes the exact per-class path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Overflow {
+    /// The known stack grew past [`Limits::max_known`] (ε-reductions that push without
+    /// popping, as hidden left recursion does).
+    KnownStack,
+    /// More than [`Limits::max_work`] configurations.
+    Work,
+}
+
+/// Bounds on one transition.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    pub max_known: usize,
+    pub max_work: usize,
+}
+
+/// The result of reading one state: the blocked configurations to continue with
+/// (sorted, deduplicated) and the classes decided viable.
+pub(crate) struct Step {
+    pub next: Vec<Blocked>,
+    pub accepted: Vec<u32>,
+}
+
+type Known = SmallVec<[LrState; 8]>;
+
+/// Runs configurations over one lexer state's trie.
+pub(crate) struct Simulator<'a> {
+    pub tables: &'a LrTables,
+    pub trie: &'a LexemeTrie,
+    /// Per LR state, the terminals it shifts.
+    pub shiftable: &'a [TerminalSet],
+    pub limits: Limits,
+}
+
+struct Run {
+    live: Vec<(u32, Phase, Known)>,
+    seen: HashSet<(u32, Phase, Known)>,
+    next: Vec<Blocked>,
+    accepted: Vec<u32>,
+    work: usize,
+}
+
+impl Simulator<'_> {
+    /// Advance `blocked` by reading `state` from the real stack.
+    pub fn read(&self, blocked: &[Blocked], state: LrState) -> Result<Step, Overflow> {
+        let mut run = Run { live: Vec::new(), seen: HashSet::new(), next: Vec::new(), accepted: Vec::new(), work: 0 };
+        for &b in blocked {
+            if b.pops > 0 {
+                run.next.push(Blocked { pops: b.pops - 1, ..b });
+            } else if b.goto == NO_GOTO {
+                run.push(b.node, b.phase, SmallVec::from_slice(&[state]));
+            } else if let Some(g) = self.tables.goto(state, NonterminalId(b.goto)) {
+                run.push(b.node, b.phase, SmallVec::from_slice(&[state, g]));
+            }
+        }
+        while let Some((node, phase, known)) = run.live.pop() {
+            run.work += 1;
+            if run.work > self.limits.max_work {
+                return Err(Overflow::Work);
+            }
+            if known.len() > self.limits.max_known {
+                return Err(Overflow::KnownStack);
+            }
+            match phase {
+                Phase::Arrive => self.arrive(&mut run, node, known),
+                Phase::Consume(edge) => self.consume(&mut run, node, edge, known),
+                Phase::Final => self.finish(&mut run, node, known),
+            }
+        }
+        run.next.sort_unstable();
+        run.next.dedup();
+        run.accepted.sort_unstable();
+        run.accepted.dedup();
+        Ok(Step { next: run.next, accepted: run.accepted })
+    }
+
+    fn arrive(&self, run: &mut Run, node: u32, known: Known) {
+        let n = self.trie.node(node);
+        run.accepted.extend_from_slice(&n.on_arrival);
+        for (i, edge) in n.edges.iter().enumerate() {
+            if edge.skippable {
+                run.push(edge.child, Phase::Arrive, known.clone());
+            }
+            run.push(node, Phase::Consume(i as u32), known.clone());
+        }
+        if !n.waiting.is_empty() {
+            run.push(node, Phase::Final, known);
+        }
+    }
+
+    fn consume(&self, run: &mut Run, node: u32, index: u32, known: Known) {
+        let edge = &self.trie.node(node).edges[index as usize];
+        let top = *known.last().expect("known stack is never empty");
+        for &t in &edge.terminals {
+            if let Some(next) = self.tables.shift(top, t) {
+                let mut pushed = known.clone();
+                pushed.push(next);
+                run.push(edge.child, Phase::Arrive, pushed);
+            }
+        }
+        self.reduce(run, node, Phase::Consume(index), &known, &edge.lookahead);
+    }
+
+    fn finish(&self, run: &mut Run, node: u32, known: Known) {
+        let n = self.trie.node(node);
+        let top = *known.last().expect("known stack is never empty");
+        let shiftable = &self.shiftable[top.index()];
+        for group in &n.waiting {
+            if group.terminals.intersects(shiftable) {
+                run.accepted.extend_from_slice(&group.classes);
+            }
+        }
+        let waiting = n.waiting_terminals.as_ref().expect("a node in the final phase has waiting classes");
+        self.reduce(run, node, Phase::Final, &known, waiting);
+    }
+
+    /// Apply every reduction of the top state whose lookahead meets `lookahead`.
+    fn reduce(&self, run: &mut Run, node: u32, phase: Phase, known: &Known, lookahead: &TerminalSet) {
+        let top = *known.last().expect("known stack is never empty");
+        for r in self.tables.reductions(top) {
+            if !r.lookahead.intersects(lookahead) {
+                continue;
+            }
+            let len = self.tables.production_len(r.production);
+            let lhs = self.tables.production_lhs(r.production);
+            if len < known.len() {
+                let base = known[known.len() - 1 - len];
+                if let Some(g) = self.tables.goto(base, lhs) {
+                    let mut reduced: Known = known[..known.len() - len].into();
+                    reduced.push(g);
+                    run.push(node, phase, reduced);
+                }
+            } else {
+                run.next.push(Blocked { node, phase, pops: (len - known.len()) as u32, goto: lhs.0 });
+            }
+        }
+    }
+}
+
+impl Run {
+    fn push(&mut self, node: u32, phase: Phase, known: Known) {
+        if self.seen.insert((node, phase, known.clone())) {
+            self.live.push((node, phase, known));
+        }
+    }
+}
