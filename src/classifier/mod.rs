@@ -87,11 +87,13 @@ pub struct ClassifierConfig {
     /// Symbolic configurations explored while building one transition; beyond it the
     /// step falls back to the exact per-class mask.
     pub max_transition_work: usize,
+    /// Stack states read along the edges [`StackClassifier::build_eager`] builds.
+    pub eager_depth: usize,
 }
 
 impl Default for ClassifierConfig {
     fn default() -> Self {
-        ClassifierConfig { cache_capacity: 1 << 30, max_known_stack: 64, max_transition_work: 2_000_000 }
+        ClassifierConfig { cache_capacity: 1 << 30, max_known_stack: 64, max_transition_work: 2_000_000, eager_depth: 1 }
     }
 }
 
@@ -134,7 +136,55 @@ impl std::fmt::Debug for StackClassifier {
 struct RowAutomaton {
     row: Arc<SpannerRow>,
     trie: LexemeTrie,
+    /// Dense token bitmaps (mask layout) of the row's classes of more than
+    /// [`LARGE_CLASS`] tokens, by class index.
+    large: HashMap<u32, Box<[u32]>>,
     dfa: RwLock<Dfa>,
+}
+
+/// Classes with more tokens than this are kept as dense bitmaps, so that a token set
+/// holding them is written with word-wide ORs rather than token by token.
+const LARGE_CLASS: usize = 512;
+
+/// The token set on an edge: large classes by index (dense bitmaps in the row) plus the
+/// remaining tokens, or one dense bitmap when that is smaller.
+enum Output {
+    Sparse { large: Box<[u32]>, tokens: Box<[u32]> },
+    Dense(Box<[u32]>),
+}
+
+impl Output {
+    fn new(classes: &[u32], automaton: &RowAutomaton, words: usize) -> Output {
+        let (large, small): (Vec<u32>, Vec<u32>) = classes.iter().partition(|&&c| automaton.large.contains_key(&c));
+        let mut tokens: Vec<u32> =
+            small.iter().flat_map(|&c| automaton.row.classes()[c as usize].tokens.iter().copied()).collect();
+        if large.len() * words + tokens.len() > 2 * words {
+            let mut dense = vec![0u32; words];
+            Output::Sparse { large: large.into(), tokens: tokens.into() }.write(automaton, &mut dense);
+            return Output::Dense(dense.into_boxed_slice());
+        }
+        tokens.sort_unstable();
+        Output::Sparse { large: large.into(), tokens: tokens.into() }
+    }
+
+    fn write(&self, automaton: &RowAutomaton, mask: &mut [u32]) {
+        match self {
+            Output::Dense(bits) => or_into(mask, bits),
+            Output::Sparse { large, tokens } => {
+                for c in large.iter() {
+                    or_into(mask, &automaton.large[c]);
+                }
+                crate::matcher::set_bits(mask, tokens);
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Output::Dense(bits) => bits.len() * 4,
+            Output::Sparse { large, tokens } => (large.len() + tokens.len()) * 4,
+        }
+    }
 }
 
 /// Automaton state ids: `DEAD` is the empty configuration set, `START` the initial one.
@@ -154,8 +204,8 @@ struct Dfa {
     states: Vec<Arc<[Blocked]>>,
     ids: HashMap<Arc<[Blocked]>, u32>,
     edges: HashMap<(u32, LrState), Edge>,
-    /// Dense token bitmaps (mask layout), one per distinct set of accepted classes.
-    outputs: Vec<Box<[u32]>>,
+    /// One token set per distinct set of accepted classes.
+    outputs: Vec<Output>,
     output_ids: HashMap<Box<[u32]>, u32>,
     bytes: usize,
     overflowed: usize,
@@ -189,20 +239,17 @@ impl Dfa {
         id
     }
 
-    fn intern_output(&mut self, classes: Vec<u32>, row: &SpannerRow, words: usize) -> u32 {
+    fn intern_output(&mut self, classes: Vec<u32>, automaton: &RowAutomaton, words: usize) -> u32 {
         if classes.is_empty() {
             return NO_OUTPUT;
         }
         if let Some(&id) = self.output_ids.get(classes.as_slice()) {
             return id;
         }
-        let mut bitmap = vec![0u32; words];
-        for &c in &classes {
-            crate::matcher::set_bits(&mut bitmap, &row.classes()[c as usize].tokens);
-        }
+        let output = Output::new(&classes, automaton, words);
         let id = self.outputs.len() as u32;
-        self.bytes += words * 4 + classes.len() * 4 + 64;
-        self.outputs.push(bitmap.into_boxed_slice());
+        self.bytes += output.bytes() + classes.len() * 4 + 64;
+        self.outputs.push(output);
         self.output_ids.insert(classes.into_boxed_slice(), id);
         id
     }
@@ -246,8 +293,12 @@ impl StackClassifier {
         self.spanner.vocab()
     }
 
-    /// Build, up front and in parallel, the automaton of every lexer state with every
-    /// state and edge any LR stack can reach, so that masks never build anything.
+    /// Build, up front and in parallel, what masks would otherwise build on first use:
+    /// the spanner row, lexeme trie and large-class bitmaps of every lexer state, and
+    /// every automaton edge reachable by reading at most [`ClassifierConfig::eager_depth`]
+    /// states of any LR stack (deeper edges are still built lazily; the full closure over
+    /// every stack grows with the product of lexer states, LR paths and configuration
+    /// sets, gigabytes on a Java grammar).
     ///
     /// # Example
     /// ```
@@ -273,17 +324,17 @@ impl StackClassifier {
             }
             let automaton = self.automaton(q);
             let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
-            let mut queue: Vec<(u32, LrState)> = heads.iter().map(|&s| (START, s)).collect();
-            let mut queued: HashSet<(u32, LrState)> = queue.iter().copied().collect();
-            while let Some((state, lr)) = queue.pop() {
+            let mut queue: Vec<(u32, LrState, usize)> = heads.iter().map(|&s| (START, s, 1)).collect();
+            let mut queued: HashSet<(u32, LrState)> = queue.iter().map(|&(d, s, _)| (d, s)).collect();
+            while let Some((state, lr, depth)) = queue.pop() {
                 let edge = self.build_edge(automaton, &mut dfa, state, lr);
                 let Edge::To { target, .. } = edge else { continue };
-                if target == DEAD {
+                if target == DEAD || depth >= self.config.eager_depth {
                     continue;
                 }
                 for &below in &predecessors[lr.index()] {
                     if queued.insert((target, below)) {
-                        queue.push((target, below));
+                        queue.push((target, below, depth + 1));
                     }
                 }
             }
@@ -299,7 +350,8 @@ impl StackClassifier {
             stats.states += dfa.states.len();
             stats.edges += dfa.edges.len();
             stats.outputs += dfa.outputs.len();
-            stats.bytes += dfa.bytes + automaton.trie.memory_bytes();
+            let words = self.vocab().len().div_ceil(32);
+            stats.bytes += dfa.bytes + automaton.trie.memory_bytes() + automaton.large.len() * words * 4;
             stats.overflowed_edges += dfa.overflowed;
         }
         stats
@@ -310,7 +362,11 @@ impl StackClassifier {
             let row = self.spanner.row(q);
             let tables = self.compiled().tables();
             let trie = LexemeTrie::new(&row, self.compiled().lexer(), tables.terminal_capacity());
-            RowAutomaton { row, trie, dfa: RwLock::new(Dfa::new()) }
+            let words = self.vocab().len().div_ceil(32);
+            let large = large_class_bitmaps(&row, words);
+            let bytes = trie.memory_bytes() + large.len() * words * 4;
+            self.bytes.fetch_add(bytes, Ordering::Relaxed);
+            RowAutomaton { row, trie, large, dfa: RwLock::new(Dfa::new()) }
         })
     }
 
@@ -329,7 +385,7 @@ impl StackClassifier {
             match walk(&dfa, parser) {
                 Walk::Done(outputs) => {
                     for o in outputs {
-                        or_into(mask, &dfa.outputs[o as usize]);
+                        dfa.outputs[o as usize].write(automaton, mask);
                     }
                     return true;
                 }
@@ -366,7 +422,7 @@ impl StackClassifier {
         let configs = Arc::clone(&dfa.states[state as usize]);
         let edge = match simulator.read(&configs, lr) {
             Ok(step) => {
-                let output = dfa.intern_output(step.accepted, &automaton.row, self.vocab().len().div_ceil(32));
+                let output = dfa.intern_output(step.accepted, automaton, self.vocab().len().div_ceil(32));
                 let target = dfa.intern_state(step.next);
                 Edge::To { target, output }
             }
@@ -450,6 +506,17 @@ impl Visited {
             Visited::Many(set) => set.insert(pair),
         }
     }
+}
+
+fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Box<[u32]>> {
+    let large = row.classes().iter().enumerate().filter(|(_, c)| c.tokens.len() > LARGE_CLASS);
+    large
+        .map(|(i, c)| {
+            let mut bits = vec![0u32; words];
+            crate::matcher::set_bits(&mut bits, &c.tokens);
+            (i as u32, bits.into_boxed_slice())
+        })
+        .collect()
 }
 
 fn or_into(mask: &mut [u32], bits: &[u32]) {

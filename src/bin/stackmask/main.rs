@@ -7,10 +7,15 @@
 //!   teacher-force it token by token and print, per token, whether the mask allowed it,
 //!   the mask's popcount and the time to compute it. Without arguments it runs on the
 //!   embedded defaults: the JSON grammar, a sample document and the Qwen3 tokenizer.
+//! * `stackmask bench GRAMMAR --tokenizer T [--mode lazy|eager|both] [--out FILE]
+//!   [--verify] TEXT…`: teacher-force texts (files or folders) and print mask-time
+//!   percentiles, compile times, classifier size and peak memory (see `bench.rs`).
+
+mod bench;
 
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, Recognizer};
-use stackmask::spanner::TokenSpanner;
+use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
 use std::path::{Path, PathBuf};
@@ -20,9 +25,10 @@ use std::io::Write;
 use std::time::Instant;
 
 /// `println!` that reports a closed stdout (e.g. `| head`) as an error instead of panicking.
+#[macro_export]
 macro_rules! out {
     ($($arg:tt)*) => {
-        writeln!(std::io::stdout().lock(), $($arg)*).map_err(stdout_error)?
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::stdout_error)?
     };
 }
 
@@ -30,7 +36,7 @@ fn stdout_error(source: std::io::Error) -> Error {
     Error::Io { path: "<stdout>".into(), source }
 }
 
-const DEFAULT_TEXT: &str = include_str!("../grammars/samples/sample.json");
+const DEFAULT_TEXT: &str = include_str!("../../../grammars/samples/sample.json");
 
 #[derive(ClapParser)]
 #[command(name = "stackmask", version, about = "Grammar-constrained decoding: exact token masks over a GLR parse")]
@@ -64,15 +70,42 @@ enum Command {
         #[arg(long, short)]
         summary: bool,
         /// Which exact mask path to time.
-        #[arg(long, value_enum, default_value_t = MaskPath::Classes)]
+        #[arg(long, value_enum, default_value_t = MaskPath::Classifier)]
         mask: MaskPath,
+    },
+    /// Teacher-force texts and report mask-time percentiles, compile time and memory.
+    Bench {
+        /// Lark grammar file.
+        grammar: PathBuf,
+        /// Text files, or folders of them.
+        #[arg(required = true)]
+        texts: Vec<PathBuf>,
+        /// HuggingFace tokenizer.json, plain or gzipped (default: embedded Qwen3).
+        #[arg(long, short)]
+        tokenizer: Option<PathBuf>,
+        /// When the classifier is built.
+        #[arg(long, value_enum, default_value_t = bench::Mode::Both)]
+        mode: bench::Mode,
+        /// Check every mask against the exact reference mask; fail on the first difference.
+        #[arg(long)]
+        verify: bool,
+        /// Stack states read along the edges the eager build makes (deeper ones are built
+        /// on first use).
+        #[arg(long, default_value_t = ClassifierConfig::default().eager_depth)]
+        eager_depth: usize,
+        /// Write one record per text (MaskBench harness format) to this JSON file; with
+        /// `--mode both`, FILE's stem gets `.lazy` and `.eager`.
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
 }
 
 /// The mask computations `trace` can time; all are exact and equal.
 #[derive(Clone, Copy, Debug, clap::ValueEnum)]
 enum MaskPath {
-    /// Walk the token trie from the current state (`Matcher::compute_mask`).
+    /// The stack classifier, built lazily (`Matcher::compute_mask` with a classifier).
+    Classifier,
+    /// Walk the token trie from the current state.
     Trie,
     /// One parser simulation per token class of the token spanner.
     Classes,
@@ -85,6 +118,10 @@ fn main() -> ExitCode {
         Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
             trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
+        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out } => {
+            let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
+            run_bench(&grammar, texts, tokenizer.as_deref(), mode, config, verify, out)
+        }
     };
     match outcome {
         Ok(code) => code,
@@ -94,6 +131,39 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_bench(
+    grammar: &Path,
+    texts: Vec<PathBuf>,
+    tokenizer: Option<&Path>,
+    mode: bench::Mode,
+    config: ClassifierConfig,
+    verify: bool,
+    out: Option<PathBuf>,
+) -> Result<ExitCode, Error> {
+    let started = Instant::now();
+    let tokenizer = load_tokenizer(tokenizer)?;
+    let tokenizer_s = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    let compiled = load_grammar(Some(grammar))?;
+    let compile_s = started.elapsed().as_secs_f64();
+    bench::run(bench::Args { compiled, compile_s, tokenizer, tokenizer_s, texts, mode, config, verify, out })
+}
+
+fn load_tokenizer(path: Option<&Path>) -> Result<Tokenizer, Error> {
+    match path {
+        Some(p) => Tokenizer::from_file(p),
+        None => Tokenizer::embedded_default(),
+    }
+}
+
+/// The value at quantile `q` of sorted `values` (0 when empty).
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Error> {
@@ -153,10 +223,7 @@ fn trace(
     let compiled = load_grammar(grammar)?;
     let compile_time = started.elapsed();
     let started = Instant::now();
-    let tokenizer = match tokenizer {
-        Some(p) => Tokenizer::from_file(p)?,
-        None => Tokenizer::embedded_default()?,
-    };
+    let tokenizer = load_tokenizer(tokenizer)?;
     let tokenizer_time = started.elapsed();
     let text = match text_path {
         Some(p) => String::from_utf8(read(p)?)
@@ -165,8 +232,9 @@ fn trace(
     };
     let tokens = tokenizer.encode(&text)?;
     let vocab = tokenizer.vocab_arc();
-    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
-    let mut matcher = Matcher::new(compiled, Arc::clone(&vocab));
+    let classifier = Arc::new(StackClassifier::new(compiled, Arc::clone(&vocab)));
+    let spanner = Arc::clone(classifier.spanner());
+    let mut matcher = Matcher::with_classifier(Arc::clone(&classifier));
     let mut mask = vec![0u32; matcher.mask_words()];
     let mut times_us: Vec<f64> = Vec::with_capacity(tokens.len() + 1);
     let progress = progress_bar(tokens.len() as u64 + 1, summary_only);
@@ -178,7 +246,8 @@ fn trace(
     for (step, token) in steps.enumerate() {
         let t0 = Instant::now();
         match mask_path {
-            MaskPath::Trie => matcher.compute_mask(&mut mask)?,
+            MaskPath::Classifier => matcher.compute_mask(&mut mask)?,
+            MaskPath::Trie => matcher.compute_mask_by_trie(&mut mask)?,
             MaskPath::Classes => matcher.compute_mask_by_classes(&spanner, &mut mask)?,
         }
         let us = t0.elapsed().as_secs_f64() * 1e6;
@@ -246,7 +315,7 @@ struct Summary {
 fn print_summary(times_us: &[f64], tokens: usize, s: &Summary) -> Result<(), Error> {
     let mut sorted = times_us.to_vec();
     sorted.sort_by(|a, b| a.total_cmp(b));
-    let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+    let pct = |p: f64| percentile(&sorted, p);
     out!();
     out!("tokens: {tokens}, masks: {}", sorted.len());
     out!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", s.compile_s * 1e3, s.tokenizer_s * 1e3);
