@@ -1,10 +1,12 @@
 //! Criterion benchmarks of the matcher on the embedded defaults (JSON grammar, Qwen3
-//! tokenizer, sample document): the reference trie-walk mask at a few positions of the
-//! document, and commit.
+//! tokenizer, sample document): the stack classifier's mask (eagerly built) and the
+//! trie-walk mask at a few positions of the document, the eager build, and commit.
 //!
-//! Run with `cargo bench --bench mask`. The percentile harness is `stackmask trace`.
+//! Run with `cargo bench --bench mask`. The percentile harness over whole corpora is
+//! `stackmask bench` (see `docs/benchmarks.md`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use stackmask::classifier::StackClassifier;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar, Matcher};
 use std::sync::Arc;
@@ -30,10 +32,34 @@ fn bench_mask(c: &mut Criterion) {
         }
         let mut mask = vec![0u32; m.mask_words()];
         group.bench_with_input(BenchmarkId::from_parameter(at), &at, |b, _| {
+            b.iter(|| m.compute_mask_by_trie(&mut mask).expect("mask"))
+        });
+    }
+    group.finish();
+}
+
+fn bench_classifier(c: &mut Criterion) {
+    let (compiled, tokenizer, tokens) = setup();
+    let classifier = Arc::new(StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc()));
+    classifier.build_eager();
+    let mut group = c.benchmark_group("classifier_mask_json_qwen3");
+    for &at in &[0usize, tokens.len() / 3, 2 * tokens.len() / 3] {
+        let mut m = Matcher::with_classifier(Arc::clone(&classifier));
+        for &t in &tokens[..at] {
+            m.commit(t).expect("sample is valid JSON");
+        }
+        let mut mask = vec![0u32; m.mask_words()];
+        group.bench_with_input(BenchmarkId::from_parameter(at), &at, |b, _| {
             b.iter(|| m.compute_mask(&mut mask).expect("mask"))
         });
     }
     group.finish();
+    let mut build = c.benchmark_group("classifier_eager_build_json_qwen3");
+    build.sample_size(10);
+    build.bench_function("build_eager", |b| {
+        b.iter(|| StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc()).build_eager())
+    });
+    build.finish();
 }
 
 fn bench_commit(c: &mut Criterion) {
@@ -55,5 +81,5 @@ fn bench_compile(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_compile, bench_commit, bench_mask);
+criterion_group!(benches, bench_compile, bench_commit, bench_classifier, bench_mask);
 criterion_main!(benches);

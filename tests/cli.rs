@@ -75,3 +75,26 @@ fn trace_prints_one_line_per_token_and_rejects_bad_text() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("not allowed"));
 }
+
+#[test]
+fn bench_reports_percentiles_and_writes_records() {
+    let a = temp("bench_a.json", br#"{"a": [1, 2.5e3, "x"], "b": {"c": null}}"#);
+    let b = temp("bench_b.json", br#"[1, tru]"#);
+    let out = std::env::temp_dir().join(format!("stackmask-bench-{}.json", std::process::id()));
+    let o = run(&["bench", JSON, a.to_str().unwrap(), b.to_str().unwrap(), "--verify", "--out", out.to_str().unwrap()]);
+    let printed = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "one text is not JSON: {printed}");
+    for needle in ["== Lazy ==", "== Eager ==", "p99.9", "1/2 pass", "validation_error", "every mask equal", "VmHWM"] {
+        assert!(printed.contains(needle), "{needle} missing: {printed}");
+    }
+    for mode in ["lazy", "eager"] {
+        let path = out.with_file_name(format!("stackmask-bench-{}.{mode}.json", std::process::id()));
+        let records: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let records = records.as_array().unwrap();
+        assert_eq!(records.len(), 2);
+        assert_eq!(records[0]["status"], "pass");
+        assert!(records[0]["masks_us"].as_array().unwrap().len() > 10, "one time per token and EOS");
+        assert!(records[0]["ttfm_us"].as_f64().unwrap() > 0.0);
+        assert_eq!(records[1]["status"], "validation_error");
+    }
+}

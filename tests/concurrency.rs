@@ -7,6 +7,7 @@
 //! The scaling measurement is an ignored test, run as
 //! `cargo test --release --test concurrency -- --ignored --nocapture`.
 
+use stackmask::classifier::StackClassifier;
 use stackmask::matcher::compute_masks_parallel;
 use stackmask::tokenizer::{Tokenizer, Vocabulary};
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
@@ -40,14 +41,14 @@ fn prefixes(count: usize) -> Vec<String> {
         .collect()
 }
 
-/// Matchers sharing one compiled grammar and one vocabulary, each with one prefix
-/// committed token by token.
+/// Matchers sharing one stack classifier (whose lazily built automaton states are then
+/// built concurrently), each with one prefix committed token by token.
 fn matchers(texts: &[String], vocab: &Arc<Vocabulary>) -> Vec<Matcher> {
-    let compiled = json();
+    let classifier = Arc::new(StackClassifier::new(json(), Arc::clone(vocab)));
     texts
         .iter()
         .map(|text| {
-            let mut m = Matcher::new(Arc::clone(&compiled), Arc::clone(vocab));
+            let mut m = Matcher::with_classifier(Arc::clone(&classifier));
             for token in tokenizer().encode(text).unwrap() {
                 m.commit(token).unwrap_or_else(|e| panic!("{text:?}: {e}"));
             }

@@ -6,7 +6,7 @@
 //! to keep the suite fast. Tests needing `../shared` print `SKIPPED:` when it is missing.
 
 use stackmask::matcher::{oracle, Recognizer};
-use stackmask::spanner::TokenSpanner;
+use stackmask::classifier::StackClassifier;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
 use std::path::{Path, PathBuf};
@@ -122,20 +122,21 @@ fn tokenizers(shared: &Path) -> &'static [(String, Tokenizer)] {
     })
 }
 
-/// Teacher-force `text`: at every step the trie-walk mask allows the true token and
-/// equals the per-class mask, and at `verify_every`-th steps it equals the
+/// Teacher-force `text`: at every step the stack classifier's mask allows the true token
+/// and equals the per-class mask, and at `verify_every`-th steps it equals the
 /// token-by-token reference mask.
 fn teacher_force(compiled: Arc<CompiledGrammar>, tokenizer: &Tokenizer, text: &str, verify_every: usize, what: &str) {
     let tokens = tokenizer.encode(text).unwrap();
-    let spanner = TokenSpanner::new(Arc::clone(&compiled), tokenizer.vocab_arc());
-    let mut m = Matcher::new(compiled, tokenizer.vocab_arc());
+    let classifier = Arc::new(StackClassifier::new(compiled, tokenizer.vocab_arc()));
+    let spanner = Arc::clone(classifier.spanner());
+    let mut m = Matcher::with_classifier(classifier);
     let mut mask = vec![0u32; m.mask_words()];
     let mut by_classes = mask.clone();
     let eos = tokenizer.vocab().eos_tokens()[0];
     for (step, &t) in tokens.iter().chain(std::iter::once(&eos)).enumerate() {
         m.compute_mask(&mut mask).unwrap();
         m.compute_mask_by_classes(&spanner, &mut by_classes).unwrap();
-        assert!(mask == by_classes, "{what}: step {step}: per-class mask differs from the trie walk");
+        assert!(mask == by_classes, "{what}: step {step}: classifier mask differs from the per-class mask");
         assert_eq!(mask[t as usize / 32] >> (t % 32) & 1, 1, "{what}: step {step}: token {} not allowed", tokenizer.vocab().token_name(t));
         if step % verify_every == 0 {
             assert_eq!(oracle::verify(&mut m).unwrap(), Ok(()), "{what}: step {step}: fast mask differs from the reference");

@@ -11,6 +11,7 @@
 //! ([`matcher_ops`]), bytes through the recognizer on real grammars ([`recognizer_feed`]).
 //! Planned surfaces (JSON-Schema text, serialized classifier artifacts) add one body each.
 
+use stackmask::classifier::StackClassifier;
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
 use stackmask::tokenizer::Vocabulary;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
@@ -145,8 +146,10 @@ const WORDS: [&[u8]; 18] = [
 /// Committed bytes beyond which an input stops (keeps one input fast on ambiguous grammars).
 const MAX_COMMITTED: usize = 200;
 
+/// The grammars' classifiers (shared by every input, so their lazily built caches are
+/// exercised across inputs) and the vocabulary.
 struct MatcherFixture {
-    grammars: Vec<Arc<CompiledGrammar>>,
+    classifiers: Vec<Arc<StackClassifier>>,
     vocab: Arc<Vocabulary>,
 }
 
@@ -159,10 +162,11 @@ fn matcher_fixture() -> &'static MatcherFixture {
         tokens.extend(WORDS.iter().map(|w| w.to_vec()));
         tokens.push(Vec::new());
         let eos = tokens.len() as u32 + 1;
-        MatcherFixture {
-            grammars: [STATEMENTS, stackmask::DEFAULT_GRAMMAR, CONFIG].map(compile).to_vec(),
-            vocab: Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos))),
-        }
+        let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos)));
+        let grammars = [STATEMENTS, stackmask::DEFAULT_GRAMMAR, CONFIG].map(compile);
+        let classifiers =
+            grammars.iter().map(|g| Arc::new(StackClassifier::new(Arc::clone(g), Arc::clone(&vocab)))).collect();
+        MatcherFixture { classifiers, vocab }
     })
 }
 
@@ -253,9 +257,8 @@ impl Session {
 pub fn matcher_ops(data: &[u8]) {
     let Some((&choice, ops)) = data.split_first() else { return };
     let fixture = matcher_fixture();
-    let compiled = &fixture.grammars[choice as usize % fixture.grammars.len()];
-    let mut s =
-        Session { matcher: Matcher::new(Arc::clone(compiled), Arc::clone(&fixture.vocab)), steps: vec![(0, None)] };
+    let classifier = &fixture.classifiers[choice as usize % fixture.classifiers.len()];
+    let mut s = Session { matcher: Matcher::with_classifier(Arc::clone(classifier)), steps: vec![(0, None)] };
     let vocab_len = fixture.vocab.len() as u32;
     for op in ops.chunks_exact(2) {
         if s.matcher.committed_bytes() > MAX_COMMITTED {
