@@ -68,7 +68,9 @@ impl LexemeTrie {
             if completable.intersects(lexer.ignored()) {
                 on_arrival[node as usize].push(index as u32);
             } else {
-                waiting[node as usize].push((completable_in(completable, capacity), index as u32));
+                // Re-sized to the LR tables' capacity (lexer sets have no end marker).
+                let terminals = TerminalSet::with_ids(capacity, completable.iter());
+                waiting[node as usize].push((terminals, index as u32));
             }
         }
         for (node, (arrival, wait)) in nodes.iter_mut().zip(on_arrival.into_iter().zip(waiting)) {
@@ -112,26 +114,13 @@ fn child_for(nodes: &mut Vec<TrieNode>, node: u32, lexeme: &Lexeme, capacity: us
     }
     let child = nodes.len() as u32;
     nodes.push(TrieNode::default());
-    let mut lookahead = TerminalSet::new(capacity);
-    lexeme.terminals.iter().for_each(|&t| {
-        lookahead.insert(t);
-    });
     nodes[node as usize].edges.push(TrieEdge {
         terminals: lexeme.terminals.clone(),
-        lookahead,
+        lookahead: TerminalSet::with_ids(capacity, lexeme.terminals.iter().copied()),
         skippable: lexeme.skippable,
         child,
     });
     child
-}
-
-/// `completable` re-sized to the LR tables' capacity (lexer sets have no end marker).
-fn completable_in(completable: &TerminalSet, capacity: usize) -> TerminalSet {
-    let mut set = TerminalSet::new(capacity);
-    completable.iter().filter(|t| t.index() < capacity).for_each(|t| {
-        set.insert(t);
-    });
-    set
 }
 
 fn group_by_terminals(mut classes: Vec<(TerminalSet, u32)>) -> Vec<EndGroup> {

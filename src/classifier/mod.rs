@@ -265,13 +265,7 @@ impl StackClassifier {
     pub fn with_config(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, config: ClassifierConfig) -> StackClassifier {
         let tables = compiled.tables();
         let shiftable = (0..tables.state_count())
-            .map(|s| {
-                let mut set = TerminalSet::new(tables.terminal_capacity());
-                tables.shifts(LrState(s as u32)).iter().for_each(|&(t, _)| {
-                    set.insert(t);
-                });
-                set
-            })
+            .map(|s| TerminalSet::with_ids(tables.terminal_capacity(), tables.shifts(LrState(s as u32)).iter().map(|&(t, _)| t)))
             .collect();
         let automata = (0..compiled.lexer().state_count()).map(|_| OnceLock::new()).collect();
         let spanner = Arc::new(TokenSpanner::new(compiled, vocab));

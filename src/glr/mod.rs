@@ -176,10 +176,7 @@ impl Parser {
             return Ok(skippable);
         }
         let cp = self.checkpoint();
-        let mut lookahead = TerminalSet::new(tables.terminal_capacity());
-        terminals.iter().for_each(|&t| {
-            lookahead.insert(t);
-        });
+        let lookahead = TerminalSet::with_ids(tables.terminal_capacity(), terminals.iter().copied());
         let outcome = self.reduce_level(tables, &lookahead).and_then(|()| self.shift_level(tables, terminals, &cp, skippable));
         match outcome {
             Ok(true) => Ok(true),

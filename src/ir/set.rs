@@ -26,9 +26,23 @@ impl TerminalSet {
 
     /// A set holding every id in `0..capacity`.
     pub fn full(capacity: usize) -> TerminalSet {
+        TerminalSet::with_ids(capacity, (0..capacity as u32).map(TerminalId))
+    }
+
+    /// A set able to hold ids `0..capacity`, holding `ids` (each must be below
+    /// `capacity`).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::{TerminalId, TerminalSet};
+    /// let s = TerminalSet::with_ids(10, [TerminalId(2), TerminalId(7)]);
+    /// assert_eq!(s.len(), 2);
+    /// assert!(s.contains(TerminalId(7)));
+    /// ```
+    pub fn with_ids(capacity: usize, ids: impl IntoIterator<Item = TerminalId>) -> TerminalSet {
         let mut s = TerminalSet::new(capacity);
-        for i in 0..capacity {
-            s.insert(TerminalId(i as u32));
+        for t in ids {
+            s.insert(t);
         }
         s
     }
