@@ -15,7 +15,8 @@
 //!   sequences of `q`'s spanner row that need to see deeper into the stack (see the
 //!   `simulate` module); the start state holds the one run that has read nothing;
 //! * an edge, taken on reading one LR state, carries the token classes decided viable
-//!   by that read whatever lies deeper, as a precomputed token bitmap;
+//!   by that read whatever lies deeper, as a precomputed token set (dense bitmaps of the
+//!   large classes plus the other tokens' ids, or one dense bitmap);
 //! * the mask is the union, over every path of the GSS from every head, of the token
 //!   sets on the edges taken; a GSS node is visited once per automaton state (shared
 //!   stack tails are read once), and a path stops when the automaton state is empty,
@@ -24,7 +25,8 @@
 //! States and edges are built on first use (like `regex-automata`'s lazy DFA) and kept
 //! in a cache whose memory is bounded by [`ClassifierConfig::cache_capacity`]: past it, a
 //! lexer state's cache is cleared and rebuilt as needed. [`StackClassifier::build_eager`]
-//! builds every state reachable from every stack up front instead.
+//! builds the edges reachable within [`ClassifierConfig::eager_depth`] stack reads up
+//! front; deeper ones are still built on first use.
 //!
 //! When a transition cannot be built within [`ClassifierConfig`]'s bounds (grammars with
 //! hidden left recursion push without bound), the mask for that step is computed by the
@@ -78,8 +80,9 @@ use std::sync::{Arc, OnceLock, RwLock};
 /// ```
 #[derive(Clone, Debug)]
 pub struct ClassifierConfig {
-    /// Bytes of lazily built automaton states, edges and token bitmaps kept before a
-    /// lexer state's cache is cleared (checked at the start of a mask).
+    /// Bytes of automaton states, edges and token sets (with each built lexer state's
+    /// trie and large-class bitmaps) past which a lexer state's states, edges and token
+    /// sets are cleared (checked at the start of a mask).
     pub cache_capacity: usize,
     /// Stack states one symbolic run may know above the unread rest; beyond it the step
     /// falls back to the exact per-class mask.
@@ -123,6 +126,9 @@ pub struct StackClassifier {
     /// Per LR state, the terminals it shifts.
     shiftable: Box<[TerminalSet]>,
     automata: Box<[OnceLock<RowAutomaton>]>,
+    /// `u32` words of a mask.
+    words: usize,
+    /// Bytes counted against [`ClassifierConfig::cache_capacity`].
     bytes: AtomicUsize,
 }
 
@@ -139,6 +145,8 @@ struct RowAutomaton {
     /// Dense token bitmaps (mask layout) of the row's classes of more than
     /// [`LARGE_CLASS`] tokens, by class index.
     large: HashMap<u32, Box<[u32]>>,
+    /// Bytes of `trie` and `large` (fixed once built).
+    bytes: usize,
     dfa: RwLock<Dfa>,
 }
 
@@ -207,6 +215,7 @@ struct Dfa {
     /// One token set per distinct set of accepted classes.
     outputs: Vec<Output>,
     output_ids: HashMap<Box<[u32]>, u32>,
+    /// Bytes added since [`Dfa::new`], all of them also counted in the classifier's total.
     bytes: usize,
     overflowed: usize,
 }
@@ -224,6 +233,7 @@ impl Dfa {
         };
         dfa.intern_state(Vec::new());
         dfa.intern_state(vec![Blocked::START]);
+        dfa.bytes = 0;
         dfa
     }
 
@@ -268,8 +278,9 @@ impl StackClassifier {
             .map(|s| TerminalSet::with_ids(tables.terminal_capacity(), tables.shifts(LrState(s as u32)).iter().map(|&(t, _)| t)))
             .collect();
         let automata = (0..compiled.lexer().state_count()).map(|_| OnceLock::new()).collect();
+        let words = vocab.len().div_ceil(32);
         let spanner = Arc::new(TokenSpanner::new(compiled, vocab));
-        StackClassifier { spanner, config, shiftable, automata, bytes: AtomicUsize::new(0) }
+        StackClassifier { spanner, config, shiftable, automata, words, bytes: AtomicUsize::new(0) }
     }
 
     /// The token spanner it classifies (also the exact fallback path's input).
@@ -345,8 +356,7 @@ impl StackClassifier {
             stats.states += dfa.states.len();
             stats.edges += dfa.edges.len();
             stats.outputs += dfa.outputs.len();
-            let words = self.vocab().len().div_ceil(32);
-            stats.bytes += dfa.bytes + automaton.trie.memory_bytes() + automaton.large.len() * words * 4;
+            stats.bytes += dfa.bytes + automaton.bytes;
             stats.overflowed_edges += dfa.overflowed;
         }
         stats
@@ -357,11 +367,10 @@ impl StackClassifier {
             let row = self.spanner.row(q);
             let tables = self.compiled().tables();
             let trie = LexemeTrie::new(&row, self.compiled().lexer(), tables.terminal_capacity());
-            let words = self.vocab().len().div_ceil(32);
-            let large = large_class_bitmaps(&row, words);
-            let bytes = trie.memory_bytes() + large.len() * words * 4;
+            let large = large_class_bitmaps(&row, self.words);
+            let bytes = trie.memory_bytes() + large.len() * self.words * 4;
             self.bytes.fetch_add(bytes, Ordering::Relaxed);
-            RowAutomaton { row, trie, large, dfa: RwLock::new(Dfa::new()) }
+            RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
         })
     }
 
@@ -388,18 +397,20 @@ impl StackClassifier {
                 Walk::Missing(state, lr) => {
                     drop(dfa);
                     let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
-                    if !dfa.edges.contains_key(&(state, lr)) {
-                        self.build_edge(automaton, &mut dfa, state, lr);
-                    }
+                    self.build_edge(automaton, &mut dfa, state, lr);
                 }
             }
         }
     }
 
+    /// Drop a lexer state's built states, edges and token sets (nothing to do when it has
+    /// built none since the last clear).
     fn clear(&self, automaton: &RowAutomaton) {
         let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
-        self.bytes.fetch_sub(dfa.bytes.min(self.bytes.load(Ordering::Relaxed)), Ordering::Relaxed);
-        *dfa = Dfa::new();
+        if dfa.bytes > 0 {
+            self.bytes.fetch_sub(dfa.bytes, Ordering::Relaxed);
+            *dfa = Dfa::new();
+        }
     }
 
     /// Build (or find) the edge of `state` on reading `lr`.
@@ -417,7 +428,7 @@ impl StackClassifier {
         let configs = Arc::clone(&dfa.states[state as usize]);
         let edge = match simulator.read(&configs, lr) {
             Ok(step) => {
-                let output = dfa.intern_output(step.accepted, automaton, self.vocab().len().div_ceil(32));
+                let output = dfa.intern_output(step.accepted, automaton, self.words);
                 let target = dfa.intern_state(step.next);
                 Edge::To { target, output }
             }

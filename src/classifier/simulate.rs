@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 const NO_GOTO: u32 = u32::MAX;
 
 /// What a configuration is doing at its trie node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Phase {
     /// Just reached the node (or, blocked at the root, waiting for the stack top).
     Arrive,
@@ -43,7 +43,7 @@ pub(crate) enum Phase {
 }
 
 /// A configuration waiting for the next state of the real stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct Blocked {
     node: u32,
     phase: Phase,
@@ -60,7 +60,7 @@ impl Blocked {
 }
 
 /// Why a transition could not be built; the mask then takes the exact per-class path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Overflow {
     /// The known stack grew past [`Limits::max_known`] (ε-reductions that push without
     /// popping, as hidden left recursion does).

@@ -124,9 +124,8 @@ impl TokenSpanner {
         TokenSpanner { compiled, vocab, rows }
     }
 
-    /// The row of lexer state `q`, built on first use.
-    /// Concurrent first uses of one state wait for a single build (rows of different
-    /// states build in parallel).
+    /// The row of lexer state `q`, built on first use. Concurrent first uses of one state
+    /// wait for a single build; rows of different states build in parallel.
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), self.vocab.trie(), q))))

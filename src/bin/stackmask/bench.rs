@@ -4,7 +4,8 @@
 //! Per text: tokenize (no special tokens), then for every token compute the mask, check
 //! that the true token is allowed, commit it; at the end the mask must allow EOS. Lazy
 //! mode builds classifier states inside mask calls (their time counts in those masks);
-//! eager mode builds every state before the first text. Records in the MaskBench harness
+//! eager mode runs `build_eager` before the first text (deeper edges are still built in
+//! mask calls, and counted there). Records in the MaskBench harness
 //! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`)
 //! go to `--out`.
 
