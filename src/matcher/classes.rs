@@ -36,27 +36,30 @@ impl Matcher {
     /// assert_eq!(by_classes, reference);
     /// ```
     pub fn compute_mask_by_classes(&mut self, spanner: &TokenSpanner, mask: &mut [u32]) -> Result<()> {
-        self.fill_mask(mask, |m, mask| {
-            let expected_now = m.recognizer.expected_terminals()?;
-            let compiled = Arc::clone(spanner.compiled());
-            let row = spanner.row(m.recognizer.lex_state());
-            let mut path = LexemePath::new(m.recognizer.checkpoint(), expected_now);
-            let mut outcome = Ok(());
-            for class in row.classes() {
-                match path.advance_to(m, &class.lexemes) {
-                    Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => {
-                        set_bits(mask, &class.tokens)
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        outcome = Err(e);
-                        break;
-                    }
+        self.fill_mask(mask, |m, mask| m.set_class_bits(spanner, mask))
+    }
+
+    /// Set the bits of the viable tokens with bytes, deciding once per class of `spanner`.
+    pub(super) fn set_class_bits(&mut self, spanner: &TokenSpanner, mask: &mut [u32]) -> Result<()> {
+        let expected_now = self.recognizer.expected_terminals()?;
+        let compiled = Arc::clone(spanner.compiled());
+        let row = spanner.row(self.recognizer.lex_state());
+        let mut path = LexemePath::new(self.recognizer.checkpoint(), expected_now);
+        let mut outcome = Ok(());
+        for class in row.classes() {
+            match path.advance_to(self, &class.lexemes) {
+                Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => {
+                    set_bits(mask, &class.tokens)
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    outcome = Err(e);
+                    break;
                 }
             }
-            m.recognizer.restore(&path.base);
-            outcome
-        })
+        }
+        self.recognizer.restore(&path.base);
+        outcome
     }
 }
 

@@ -261,15 +261,12 @@ impl Matcher {
         let Some(classifier) = self.classifier.clone() else {
             return self.compute_mask_by_trie(mask);
         };
-        let mut classified = true;
         self.fill_mask(mask, |m, mask| {
-            classified = classifier.mask_into(m.recognizer.parser(), m.recognizer.lex_state(), mask);
-            Ok(())
-        })?;
-        if !classified {
-            return self.compute_mask_by_classes(classifier.spanner(), mask);
-        }
-        Ok(())
+            if classifier.mask_into(m.recognizer.parser(), m.recognizer.lex_state(), mask) {
+                return Ok(());
+            }
+            m.set_class_bits(classifier.spanner(), mask)
+        })
     }
 
     /// [`Matcher::compute_mask`] by walking the token trie from the current state, feeding
@@ -285,7 +282,7 @@ impl Matcher {
     /// What every mask path shares: check the buffer, clear it, stop after EOS, allow
     /// empty tokens and EOS when due; `non_empty_tokens` sets the bits of the tokens with
     /// bytes.
-    pub(crate) fn fill_mask(
+    fn fill_mask(
         &mut self,
         mask: &mut [u32],
         non_empty_tokens: impl FnOnce(&mut Matcher, &mut [u32]) -> Result<()>,
