@@ -9,9 +9,8 @@
 //! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`)
 //! go to `--out`.
 
-use crate::{out, percentile, progress_bar, read};
+use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
-use stackmask::matcher::oracle;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Matcher};
 use std::io::Write;
@@ -159,18 +158,11 @@ fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &P
         record.masks_us.push(us);
         record.max_level_nodes = record.max_level_nodes.max(matcher.recognizer().parser().level_node_count());
         if verify {
-            let reference = oracle::reference_mask(&matcher)?;
-            if reference != mask {
-                let (only_fast, only_reference) = oracle::differing_tokens(&mask, &reference);
-                let reason = format!(
-                    "MASK DIFFERS from the reference at step {step}: {} tokens only in the fast mask, {} only in the reference",
-                    only_fast.len(),
-                    only_reference.len()
-                );
-                return Ok(record.failed("mask_differs", reason));
+            if let Some(difference) = difference_from_reference(&matcher, &mask, step)? {
+                return Ok(record.failed("mask_differs", difference));
             }
         }
-        if mask[token as usize / 32] >> (token % 32) & 1 == 0 {
+        if !allows(&mask, token) {
             let what = if token == eos { "EOS".to_string() } else { tokenizer.vocab().token_name(token) };
             return Ok(record.failed("validation_error", format!("token {step} ({what}) not allowed")));
         }

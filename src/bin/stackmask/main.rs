@@ -158,6 +158,29 @@ fn load_tokenizer(path: Option<&Path>) -> Result<Tokenizer, Error> {
     }
 }
 
+/// Whether `mask` allows `token`.
+fn allows(mask: &[u32], token: u32) -> bool {
+    mask.get(token as usize / 32).is_some_and(|w| w >> (token % 32) & 1 == 1)
+}
+
+/// How `mask`, computed at `step`, differs from `matcher`'s reference mask; `None` when
+/// they are equal.
+fn difference_from_reference(matcher: &Matcher, mask: &[u32], step: usize) -> Result<Option<String>, Error> {
+    let reference = oracle::reference_mask(matcher)?;
+    if reference == mask {
+        return Ok(None);
+    }
+    let (only_fast, only_reference) = oracle::differing_tokens(mask, &reference);
+    let vocab = matcher.vocab();
+    Ok(Some(format!(
+        "MASK DIFFERS from the reference at step {step}: {} tokens only in the fast mask, {} only in the reference (first: {:?} / {:?})",
+        only_fast.len(),
+        only_reference.len(),
+        only_fast.first().map(|&t| vocab.token_name(t)),
+        only_reference.first().map(|&t| vocab.token_name(t))
+    )))
+}
+
 /// The value at quantile `q` of sorted `values` (0 when empty).
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {
@@ -253,16 +276,8 @@ fn trace(
         let us = t0.elapsed().as_secs_f64() * 1e6;
         times_us.push(us);
         if verify {
-            let reference = oracle::reference_mask(&matcher)?;
-            if reference != mask {
-                let (only_fast, only_reference) = oracle::differing_tokens(&mask, &reference);
-                eprintln!(
-                    "MASK DIFFERS from the reference at step {step}: {} tokens only in the fast mask, {} only in the reference (first: {:?} / {:?})",
-                    only_fast.len(),
-                    only_reference.len(),
-                    only_fast.first().map(|&t| vocab.token_name(t)),
-                    only_reference.first().map(|&t| vocab.token_name(t))
-                );
+            if let Some(difference) = difference_from_reference(&matcher, &mask, step)? {
+                eprintln!("{difference}");
                 return Ok(ExitCode::from(1));
             }
         }
@@ -270,7 +285,7 @@ fn trace(
             eprintln!("no EOS token known for this tokenizer; the end of text was not checked");
             break;
         };
-        let allowed = mask.get(token as usize / 32).is_some_and(|w| w >> (token % 32) & 1 == 1);
+        let allowed = allows(&mask, token);
         if !summary_only {
             let popcount: u32 = mask.iter().map(|w| w.count_ones()).sum();
             out!("{step:>6}  {:<24} {:>7} {popcount:>9} {us:>11.1}", truncate(&vocab.token_name(token), 24), allowed);
