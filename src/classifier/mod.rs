@@ -2,9 +2,11 @@
 //! that follows the stack and not the vocabulary.
 //!
 //! Boundary: takes a [`TokenSpanner`] (lexer state × token → lexemes, grouped into token
-//! classes) and the LR tables; answers [`StackClassifier::mask_into`]: given the GSS of a
-//! [`Parser`] and the pending lexer state `q`, set the bit of every non-empty token that
-//! keeps the text a viable prefix.
+//! classes) and the LR tables; answers, for the GSS of a [`Parser`] and the pending lexer
+//! state `q`, which non-empty tokens keep the text a viable prefix. Its entry point is
+//! [`Matcher::with_classifier`](crate::Matcher::with_classifier): the matcher hands it a
+//! parser and lexer state of the same grammar, a mask of the vocabulary's size, and
+//! settles EOS and empty tokens itself.
 //!
 //! # How
 //!
@@ -379,7 +381,7 @@ impl StackClassifier {
     /// left as they are). Returns `false`, leaving `mask` untouched, when a transition
     /// needed could not be built within the bounds: the caller must then use an exact
     /// path of its own (the matcher uses the per-class mask).
-    pub fn mask_into(&self, parser: &Parser, q: LexState, mask: &mut [u32]) -> bool {
+    pub(crate) fn mask_into(&self, parser: &Parser, q: LexState, mask: &mut [u32]) -> bool {
         let automaton = self.automaton(q);
         if self.bytes.load(Ordering::Relaxed) > self.config.cache_capacity {
             self.clear(automaton);
