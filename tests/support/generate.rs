@@ -237,7 +237,9 @@ fn parse_pattern(pattern: &TerminalPattern) -> Option<Hir> {
         TerminalPattern::Regex(re) => Some(
             regex_syntax::ParserBuilder::new().build().parse(re).expect("the grammar compiled, so its regexes parse"),
         ),
-        TerminalPattern::Declared => None,
+        // Generated sentences come from single-regex terminals; the Lark front-end makes
+        // no compound ones.
+        TerminalPattern::Compound { .. } | TerminalPattern::Declared => None,
     }
 }
 

@@ -12,10 +12,12 @@
 //!   percentiles, compile times, classifier size and peak memory (see `bench.rs`).
 
 mod bench;
+mod maskbench;
 
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, Recognizer};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
+use stackmask::frontend::json_schema::OneOf;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
 use std::path::{Path, PathBuf};
@@ -98,6 +100,60 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Run MaskBench schema files: compile each schema, teacher-force its test
+    /// instances, report status counts and TTFM/TBM percentiles.
+    Maskbench {
+        /// MaskBench files, or folders of them.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// HuggingFace tokenizer.json, plain or gzipped (required unless `--mode validate`).
+        #[arg(long, short)]
+        tokenizer: Option<PathBuf>,
+        /// How masks are computed.
+        #[arg(long, value_enum, default_value_t = maskbench::Mode::Lazy)]
+        mode: maskbench::Mode,
+        /// `oneOf` semantics: exact (default; overlapping branches are a compile error) or
+        /// as anyOf (such schemas are counted separately).
+        #[arg(long, value_enum, default_value_t = OneOfArg::Exact)]
+        one_of: OneOfArg,
+        /// Check every mask against the exact reference mask; stop on the first difference.
+        #[arg(long)]
+        verify: bool,
+        /// Run every Nth file only.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// Write one record per schema (MaskBench harness format) to this JSON file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Check a JSON instance against a JSON Schema with the compiled grammar (no tokenizer).
+    Validate {
+        /// JSON Schema file.
+        schema: PathBuf,
+        /// JSON instance file.
+        instance: PathBuf,
+        /// `oneOf` semantics.
+        #[arg(long, value_enum, default_value_t = OneOfArg::Exact)]
+        one_of: OneOfArg,
+    },
+}
+
+/// `oneOf` semantics on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum OneOfArg {
+    /// Exactly one branch (overlapping branches are a compile error).
+    Exact,
+    /// As anyOf where branches may overlap.
+    AnyOf,
+}
+
+impl From<OneOfArg> for OneOf {
+    fn from(a: OneOfArg) -> OneOf {
+        match a {
+            OneOfArg::Exact => OneOf::Exact,
+            OneOfArg::AnyOf => OneOf::AsAnyOf,
+        }
+    }
 }
 
 /// The mask computations `trace` can time; all are exact and equal.
@@ -122,6 +178,12 @@ fn main() -> ExitCode {
             let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
             run_bench(&grammar, texts, tokenizer.as_deref(), mode, config, verify, out)
         }
+        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, out } => {
+            tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
+                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of: one_of.into(), verify, every, out })
+            })
+        }
+        Command::Validate { schema, instance, one_of } => maskbench::validate(&schema, &instance, one_of.into()),
     };
     match outcome {
         Ok(code) => code,
@@ -209,12 +271,15 @@ fn load_grammar(path: Option<&Path>) -> Result<Arc<CompiledGrammar>, Error> {
 }
 
 fn check(grammar: &Path, text_path: &Path) -> Result<ExitCode, Error> {
-    let compiled = load_grammar(Some(grammar))?;
-    let text = read(text_path)?;
+    report_recognition(load_grammar(Some(grammar))?, &read(text_path)?)
+}
+
+/// Feeds `text` to a recognizer and reports: exit 0 accepted, 1 rejected (with where).
+fn report_recognition(compiled: Arc<CompiledGrammar>, text: &[u8]) -> Result<ExitCode, Error> {
     let mut recognizer = Recognizer::new(compiled);
-    match recognizer.feed(&text) {
+    match recognizer.feed(text) {
         Err(Error::Rejected { offset, reason }) => {
-            let at = Position::of_offset(&String::from_utf8_lossy(&text), offset);
+            let at = Position::of_offset(&String::from_utf8_lossy(text), offset);
             out!("rejected at byte {offset} ({at}): {reason}");
             Ok(ExitCode::from(1))
         }

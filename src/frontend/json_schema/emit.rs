@@ -39,6 +39,8 @@ pub(super) struct Emitter<'a> {
     b: GrammarBuilder,
     terminals: HashMap<String, TerminalId>,
     refs: HashMap<String, NonterminalId>,
+    /// Nonterminals of inline schemas, by their JSON text.
+    by_content: HashMap<String, NonterminalId>,
     pending: Vec<(NonterminalId, String)>,
     punct: Punct,
     any_value: Option<NonterminalId>,
@@ -90,6 +92,7 @@ impl<'a> Emitter<'a> {
             b,
             terminals: HashMap::new(),
             refs: HashMap::new(),
+            by_content: HashMap::new(),
             pending: Vec::new(),
             punct,
             any_value: None,
@@ -116,7 +119,14 @@ impl<'a> Emitter<'a> {
         if admits_everything(schema) {
             return self.any_value();
         }
+        // A schema met again (merging through a recursive `$ref` rebuilds the same
+        // subschema) reuses its nonterminal, which also ends the recursion.
+        let key = serde_json::to_string(schema).unwrap_or_default();
+        if let Some(&nt) = self.by_content.get(&key) {
+            return Ok(nt);
+        }
         let nt = self.b.nonterminal(&nonterminal_name(at));
+        self.by_content.insert(key, nt);
         self.define(nt, schema, at)?;
         Ok(nt)
     }
