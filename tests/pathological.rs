@@ -7,6 +7,7 @@
 //! cyclic and empty grammars; tokens that are fragments of UTF-8; misuse of the matcher
 //! API (rollback past the start, masks after EOS, bad token ids, bad buffer sizes).
 
+use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::frontend::LarkOptions;
 use stackmask::glr::GlrConfig;
 use stackmask::ir::GrammarLimits;
@@ -41,7 +42,8 @@ fn vocab(tokens: &[&[u8]]) -> Arc<Vocabulary> {
 fn limit_of<T: std::fmt::Debug>(result: stackmask::Result<T>) -> (LimitKind, usize, usize) {
     match result {
         Err(Error::Limit { kind, value, limit }) => {
-            assert!(value > limit || kind == LimitKind::CompileTime, "{kind}: {value} is within {limit}");
+            let time = matches!(kind, LimitKind::CompileTime | LimitKind::TotalCompileTime | LimitKind::EagerBuildTime);
+            assert!(value > limit || time, "{kind}: {value} is within {limit}");
             (kind, value, limit)
         }
         other => panic!("expected a limit error, got {other:?}"),
@@ -125,11 +127,42 @@ fn compile_time_is_limited_inside_each_stage() {
     let config = CompileConfig { lr, ..Default::default() };
     assert_eq!(limit_of(CompiledGrammar::with_config(&g, &config)).0, LimitKind::CompileTime);
     let unlimited = CompileConfig {
+        time_budget: None,
         lexer: LexerConfig { time_budget: None, ..LexerConfig::default() },
         lr: LrConfig { time_budget: None, ..LrConfig::default() },
         ..Default::default()
     };
     assert!(CompiledGrammar::with_config(&g, &unlimited).is_ok());
+}
+
+#[test]
+fn total_compile_time_is_limited_across_the_stages() {
+    let g = Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).unwrap();
+    let no_stage_budget = CompileConfig {
+        lexer: LexerConfig { time_budget: None, ..LexerConfig::default() },
+        lr: LrConfig { time_budget: None, ..LrConfig::default() },
+        ..Default::default()
+    };
+    let spent = CompileConfig { time_budget: Some(Duration::ZERO), ..no_stage_budget.clone() };
+    let (kind, _, limit) = limit_of(CompiledGrammar::with_config(&g, &spent));
+    assert_eq!((kind, limit), (LimitKind::TotalCompileTime, 0));
+    let err = CompiledGrammar::with_config(&g, &spent).unwrap_err();
+    assert!(err.to_string().starts_with("limit exceeded: total compile time in milliseconds would reach"), "{err}");
+    // Within a total budget, a stage's own budget still applies, and says so.
+    let lr_spent = CompileConfig { lr: LrConfig { time_budget: Some(Duration::ZERO), ..LrConfig::default() }, ..no_stage_budget };
+    assert_eq!(limit_of(CompiledGrammar::with_config(&g, &lr_spent)).0, LimitKind::CompileTime);
+}
+
+#[test]
+fn eager_classifier_build_time_is_limited_and_the_classifier_stays_exact() {
+    let tokenizer = Tokenizer::embedded_default().unwrap();
+    let config = ClassifierConfig { eager_time_budget: Some(Duration::ZERO), ..ClassifierConfig::default() };
+    let classifier = Arc::new(StackClassifier::with_config(json(), tokenizer.vocab_arc(), config));
+    let (kind, _, limit) = limit_of(classifier.build_eager());
+    assert_eq!((kind, limit), (LimitKind::EagerBuildTime, 0));
+    let mut m = Matcher::with_classifier(classifier);
+    m.commit_bytes(b"{\"a\": [1, ").unwrap();
+    assert_mask_matches_oracle(&mut m);
 }
 
 #[test]

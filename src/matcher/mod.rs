@@ -45,7 +45,7 @@ pub use batch::compute_masks_parallel;
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
 
 use crate::classifier::StackClassifier;
-use crate::error::{Error, Result};
+use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::glr::GlrConfig;
 use crate::ir::{Grammar, TerminalSet};
 use crate::lexer::{Lexer, LexerConfig};
@@ -53,24 +53,43 @@ use crate::lr::{LrConfig, LrTables};
 use crate::tokenizer::{TokenTrie, Vocabulary};
 use recognizer::Fed;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Configuration of every compile stage, with limits that protect a server.
 ///
 /// # Example
 /// ```
 /// use stackmask::matcher::CompileConfig;
+/// use std::time::Duration;
 /// let mut config = CompileConfig::default();
+/// config.time_budget = Some(Duration::from_secs(2));
 /// config.lexer.max_states = 10_000;
 /// config.glr.max_nodes_per_step = 5_000;
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CompileConfig {
+    /// Wall-clock budget of the whole compile (lexer DFA, then LR tables), checked inside
+    /// both stages' loops alongside their own budgets; exceeding it is [`Error::Limit`]
+    /// with [`LimitKind::TotalCompileTime`](crate::LimitKind::TotalCompileTime). `None`:
+    /// no total budget. Default: 10 s.
+    pub time_budget: Option<Duration>,
     /// Lexer DFA limits.
     pub lexer: LexerConfig,
     /// LR table limits.
     pub lr: LrConfig,
     /// GLR runtime limits.
     pub glr: GlrConfig,
+}
+
+impl Default for CompileConfig {
+    fn default() -> Self {
+        CompileConfig {
+            time_budget: Some(Duration::from_secs(10)),
+            lexer: LexerConfig::default(),
+            lr: LrConfig::default(),
+            glr: GlrConfig::default(),
+        }
+    }
 }
 
 /// A grammar compiled for parsing: lexer DFA and LR tables. Immutable, `Send + Sync`,
@@ -98,10 +117,22 @@ impl CompiledGrammar {
         CompiledGrammar::with_config(grammar, &CompileConfig::default())
     }
 
-    /// Compile with `config`.
+    /// Compile with `config`. An exceeded limit or time budget is an error, and nothing
+    /// is built.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{matcher::CompileConfig, CompiledGrammar, Error, Grammar, LimitKind};
+    /// use std::time::Duration;
+    /// let g = Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).unwrap();
+    /// let config = CompileConfig { time_budget: Some(Duration::ZERO), ..Default::default() };
+    /// let err = CompiledGrammar::with_config(&g, &config).unwrap_err();
+    /// assert!(matches!(err, Error::Limit { kind: LimitKind::TotalCompileTime, .. }));
+    /// ```
     pub fn with_config(grammar: &Grammar, config: &CompileConfig) -> Result<CompiledGrammar> {
-        let lexer = Lexer::new(grammar, &config.lexer)?;
-        let tables = LrTables::new(grammar, &config.lr)?;
+        let deadline = Deadline::total(config.time_budget, LimitKind::TotalCompileTime);
+        let lexer = Lexer::within(grammar, &config.lexer, &deadline)?;
+        let tables = LrTables::within(grammar, &config.lr, &deadline)?;
         Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone() })
     }
 
