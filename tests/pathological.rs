@@ -264,6 +264,90 @@ fn json_nested_10000_levels_mask_with_the_embedded_tokenizer() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Very long tokens: nothing recurses per byte of a token (the trie walks of the mask and
+// of the spanner keep their own stacks), so they run on a 256 KiB thread stack.
+
+/// Run `f` on a thread with a 256 KiB stack, a few hundred frames: recursion per byte of
+/// a 20,000-byte token would overflow it.
+fn on_tiny_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new().stack_size(256 << 10).spawn(f).unwrap().join().unwrap();
+}
+
+/// The mask of the trie walk, of the per-class path and of the stack classifier (lazy,
+/// then eagerly built), each checked against the reference mask; the reference mask.
+fn masks_agree(compiled: &Arc<CompiledGrammar>, vocab: &Arc<Vocabulary>, prefix: &[u8]) -> Vec<u32> {
+    let classifier = Arc::new(StackClassifier::new(Arc::clone(compiled), Arc::clone(vocab)));
+    let mut by_classifier = Matcher::with_classifier(Arc::clone(&classifier));
+    by_classifier.commit_bytes(prefix).unwrap();
+    let reference = oracle::reference_mask(&by_classifier).unwrap();
+    assert_eq!(mask_of(&mut by_classifier), reference, "classifier mask (lazy)");
+    classifier.build_eager().unwrap();
+    assert_eq!(mask_of(&mut by_classifier), reference, "classifier mask (eager)");
+    let mut by_classes = vec![0u32; reference.len()];
+    by_classifier.compute_mask_by_classes(classifier.spanner(), &mut by_classes).unwrap();
+    assert_eq!(by_classes, reference, "per-class mask");
+    let mut by_trie = Matcher::new(Arc::clone(compiled), Arc::clone(vocab));
+    by_trie.commit_bytes(prefix).unwrap();
+    assert_eq!(mask_of(&mut by_trie), reference, "trie mask");
+    reference
+}
+
+const LONG: usize = 20_000;
+
+#[test]
+fn tokens_of_20000_bytes_in_a_regex_terminal() {
+    on_tiny_stack(|| {
+        let compiled = Arc::new(compile("start: /a+/ \"b\"").unwrap());
+        let a_run = "a".repeat(LONG);
+        let tokens = [
+            a_run.clone(),                  // 0: a valid prefix
+            format!("{a_run}b"),            // 1: a whole sentence
+            format!("{}c", "a".repeat(LONG - 1)), // 2: dies at its last byte
+            format!("{a_run}bb"),           // 3: dies after the sentence
+            "x".repeat(LONG),               // 4: dies at its first byte
+            "a".repeat(LONG - 1),           // 5: a prefix of token 0, sharing its trie path
+            "a".to_string(),
+            "b".to_string(),
+        ];
+        let vocab = vocab(&tokens.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        let allowed = |mask: &[u32]| (0..=8).filter(|&t| allows(mask, t)).collect::<Vec<_>>();
+        assert_eq!(allowed(&masks_agree(&compiled, &vocab, b"")), [0, 1, 5, 6]);
+        assert_eq!(allowed(&masks_agree(&compiled, &vocab, b"aaa")), [0, 1, 5, 6, 7]);
+        assert_eq!(allowed(&masks_agree(&compiled, &vocab, b"ab")), [8], "only EOS after the sentence");
+    });
+}
+
+#[test]
+fn tokens_of_20000_bytes_in_json() {
+    on_tiny_stack(|| {
+        let tokens = [
+            format!("\"{}\"", "x".repeat(LONG)),   // 0: one string
+            format!("1{}", ",1".repeat(LONG / 2)), // 1: 10,001 numbers, 20,001 lexemes
+            format!("1{}]", ",1".repeat(LONG / 2)), // 2: ... and the end of the array
+            format!("1{},,", ",1".repeat(LONG / 2)), // 3: dies at its last byte
+            "x".repeat(LONG),                     // 4: dies at its first byte
+            "[".to_string(),
+            "\"".to_string(),
+        ];
+        let vocab = vocab(&tokens.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        let allowed = |mask: &[u32]| (0..=7).filter(|&t| allows(mask, t)).collect::<Vec<_>>();
+        assert_eq!(allowed(&masks_agree(&json(), &vocab, b"")), [0, 5, 6]);
+        assert_eq!(allowed(&masks_agree(&json(), &vocab, b"[")), [0, 1, 2, 5, 6]);
+        assert_eq!(allowed(&masks_agree(&json(), &vocab, b"[\"")), [1, 2, 3, 4, 5, 6], "inside a string");
+    });
+}
+
+#[test]
+fn a_token_of_one_mebibyte() {
+    on_tiny_stack(|| {
+        let compiled = Arc::new(compile("start: /a+/ \"b\"").unwrap());
+        let huge = "a".repeat(1 << 20);
+        let vocab = vocab(&[huge.as_bytes(), format!("{huge}b").as_bytes(), b"b"]);
+        assert_eq!(masks_agree(&compiled, &vocab, b"a"), [0b0111]);
+    });
+}
+
+// ---------------------------------------------------------------------------------------
 // Huge enums.
 
 fn enum_words(n: usize) -> Vec<String> {

@@ -40,6 +40,7 @@ pub mod oracle;
 mod batch;
 mod classes;
 mod recognizer;
+mod trie_walk;
 
 pub use batch::compute_masks_parallel;
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
@@ -47,11 +48,11 @@ pub use recognizer::{Recognizer, RecognizerCheckpoint};
 use crate::classifier::StackClassifier;
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::glr::GlrConfig;
-use crate::ir::{Grammar, TerminalSet};
+use crate::ir::Grammar;
 use crate::lexer::{Lexer, LexerConfig};
 use crate::lr::{LrConfig, LrTables};
 use crate::tokenizer::{TokenTrie, Vocabulary};
-use recognizer::Fed;
+use trie_walk::TrieWalk;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -306,7 +307,7 @@ impl Matcher {
         self.fill_mask(mask, |m, mask| {
             let vocab = Arc::clone(&m.vocab);
             let expected = m.recognizer.expected_terminals()?;
-            m.walk_children(vocab.trie(), TokenTrie::ROOT, &expected, mask)
+            TrieWalk::run(vocab.trie(), &mut m.recognizer, expected, mask)
         })
     }
 
@@ -338,47 +339,6 @@ impl Matcher {
             set_bits(mask, self.vocab.eos_tokens());
         }
         Ok(())
-    }
-
-    /// Visit the trie children of `node`, whose bytes have been fed; `expected` is the
-    /// parser's viable terminals in the current state.
-    fn walk_children(
-        &mut self,
-        trie: &TokenTrie,
-        node: usize,
-        expected: &TerminalSet,
-        mask: &mut [u32],
-    ) -> Result<()> {
-        let cp = self.recognizer.checkpoint();
-        for child in trie.children(node) {
-            let fed = self.recognizer.feed_byte(trie.nodes()[child].byte());
-            let result = match fed {
-                Ok(Fed::Dead) => Ok(()),
-                Ok(Fed::Extended) => self.visit(trie, child, expected, mask),
-                Ok(Fed::Closed) => match self.recognizer.expected_terminals() {
-                    Ok(after) => self.visit(trie, child, &after, mask),
-                    Err(e) => Err(e),
-                },
-                Err(e) => Err(e),
-            };
-            self.recognizer.restore(&cp);
-            result?;
-        }
-        Ok(())
-    }
-
-    fn visit(
-        &mut self,
-        trie: &TokenTrie,
-        node: usize,
-        expected: &TerminalSet,
-        mask: &mut [u32],
-    ) -> Result<()> {
-        if !self.recognizer.pending_is_viable(expected) {
-            return Ok(());
-        }
-        set_bits(mask, trie.tokens_at(node));
-        self.walk_children(trie, node, expected, mask)
     }
 
     /// Bytes that every continuation must start with: the longest string such that at
