@@ -41,7 +41,7 @@ fn bench_mask(c: &mut Criterion) {
 fn bench_classifier(c: &mut Criterion) {
     let (compiled, tokenizer, tokens) = setup();
     let classifier = Arc::new(StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc()));
-    classifier.build_eager();
+    classifier.build_eager().expect("eager build");
     let mut group = c.benchmark_group("classifier_mask_json_qwen3");
     for &at in &[0usize, tokens.len() / 3, 2 * tokens.len() / 3] {
         let mut m = Matcher::with_classifier(Arc::clone(&classifier));
@@ -57,7 +57,7 @@ fn bench_classifier(c: &mut Criterion) {
     let mut build = c.benchmark_group("classifier_eager_build_json_qwen3");
     build.sample_size(10);
     build.bench_function("build_eager", |b| {
-        b.iter(|| StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc()).build_eager())
+        b.iter(|| StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc()).build_eager().expect("eager build"))
     });
     build.finish();
 }

@@ -65,6 +65,10 @@ pub enum LimitKind {
     CompileTime,
     /// Graph-structured-stack edges followed or scanned while reducing before one lexeme.
     GssWorkPerStep,
+    /// Wall-clock time of a whole compile (lexer DFA and LR tables), in milliseconds.
+    TotalCompileTime,
+    /// Wall-clock time of a stack classifier's eager build, in milliseconds.
+    EagerBuildTime,
 }
 
 impl fmt::Display for LimitKind {
@@ -77,6 +81,8 @@ impl fmt::Display for LimitKind {
             LimitKind::GrammarBytes => "grammar size in bytes",
             LimitKind::CompileTime => "compile time in milliseconds",
             LimitKind::GssWorkPerStep => "GSS edges visited per step",
+            LimitKind::TotalCompileTime => "total compile time in milliseconds",
+            LimitKind::EagerBuildTime => "classifier eager build time in milliseconds",
         };
         f.write_str(name)
     }
@@ -186,31 +192,89 @@ impl Error {
     }
 }
 
-/// The wall-clock budget of one compile stage, checked inside the stage's loops so that
-/// an exceeded budget stops the work where it is ([`LimitKind::CompileTime`]).
+/// The wall-clock budgets of a compile, checked inside the construction loops so that an
+/// exceeded budget stops the work where it is: the whole compile's (made by
+/// [`Deadline::total`]) and the current stage's ([`LimitKind::CompileTime`], set by
+/// [`Deadline::stage`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deadline {
-    started: Instant,
-    budget: Option<Duration>,
+    total: Budget,
+    stage: Budget,
 }
 
-impl Deadline {
-    /// A deadline `budget` from now; `None` never expires.
-    pub(crate) fn start(budget: Option<Duration>) -> Deadline {
-        Deadline { started: Instant::now(), budget }
+/// One wall-clock budget and the limit it enforces.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    started: Instant,
+    budget: Option<Duration>,
+    kind: LimitKind,
+}
+
+impl Budget {
+    fn start(budget: Option<Duration>, kind: LimitKind) -> Budget {
+        Budget { started: Instant::now(), budget, kind }
     }
 
-    /// [`Error::Limit`] once the budget is spent.
-    pub(crate) fn check(&self) -> Result<()> {
+    /// [`Error::Limit`] of this budget's kind, in milliseconds, once the budget is spent.
+    fn check(&self) -> Result<()> {
         let Some(budget) = self.budget else { return Ok(()) };
         let elapsed = self.started.elapsed();
         if elapsed < budget {
             return Ok(());
         }
         let millis = |d: Duration| usize::try_from(d.as_millis()).unwrap_or(usize::MAX);
-        Err(Error::Limit { kind: LimitKind::CompileTime, value: millis(elapsed), limit: millis(budget) })
+        Err(Error::Limit { kind: self.kind, value: millis(elapsed), limit: millis(budget) })
+    }
+}
+
+impl Deadline {
+    /// A deadline `budget` from now (`None` never expires) whose expiry is the limit
+    /// `kind`, with no stage budget yet.
+    pub(crate) fn total(budget: Option<Duration>, kind: LimitKind) -> Deadline {
+        Deadline { total: Budget::start(budget, kind), stage: Budget::start(None, LimitKind::CompileTime) }
+    }
+
+    /// No total budget: for a stage built on its own.
+    pub(crate) fn unlimited() -> Deadline {
+        Deadline::total(None, LimitKind::TotalCompileTime)
+    }
+
+    /// The same total deadline, with a stage starting now whose own budget is `budget`.
+    pub(crate) fn stage(&self, budget: Option<Duration>) -> Deadline {
+        Deadline { total: self.total, stage: Budget::start(budget, LimitKind::CompileTime) }
+    }
+
+    /// [`Error::Limit`] once the total or the stage budget is spent (the total first).
+    pub(crate) fn check(&self) -> Result<()> {
+        self.total.check()?;
+        self.stage.check()
     }
 }
 
 /// Shorthand for results with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limit_kind(result: Result<()>) -> Option<LimitKind> {
+        match result {
+            Err(Error::Limit { kind, .. }) => Some(kind),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn a_stage_is_bounded_by_its_own_budget_and_by_the_total() {
+        let spent = Some(Duration::ZERO);
+        let total = Deadline::total(spent, LimitKind::TotalCompileTime);
+        assert_eq!(limit_kind(total.stage(None).check()), Some(LimitKind::TotalCompileTime));
+        assert_eq!(limit_kind(total.stage(spent).check()), Some(LimitKind::TotalCompileTime), "the total first");
+        let unlimited = Deadline::unlimited();
+        assert_eq!(limit_kind(unlimited.stage(spent).check()), Some(LimitKind::CompileTime));
+        assert_eq!(limit_kind(unlimited.stage(None).check()), None);
+        let eager = Deadline::total(spent, LimitKind::EagerBuildTime);
+        assert_eq!(limit_kind(eager.check()), Some(LimitKind::EagerBuildTime));
+    }
+}

@@ -7,6 +7,7 @@
 //! cyclic and empty grammars; tokens that are fragments of UTF-8; misuse of the matcher
 //! API (rollback past the start, masks after EOS, bad token ids, bad buffer sizes).
 
+use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::frontend::LarkOptions;
 use stackmask::glr::GlrConfig;
 use stackmask::ir::GrammarLimits;
@@ -41,7 +42,8 @@ fn vocab(tokens: &[&[u8]]) -> Arc<Vocabulary> {
 fn limit_of<T: std::fmt::Debug>(result: stackmask::Result<T>) -> (LimitKind, usize, usize) {
     match result {
         Err(Error::Limit { kind, value, limit }) => {
-            assert!(value > limit || kind == LimitKind::CompileTime, "{kind}: {value} is within {limit}");
+            let time = matches!(kind, LimitKind::CompileTime | LimitKind::TotalCompileTime | LimitKind::EagerBuildTime);
+            assert!(value > limit || time, "{kind}: {value} is within {limit}");
             (kind, value, limit)
         }
         other => panic!("expected a limit error, got {other:?}"),
@@ -125,11 +127,42 @@ fn compile_time_is_limited_inside_each_stage() {
     let config = CompileConfig { lr, ..Default::default() };
     assert_eq!(limit_of(CompiledGrammar::with_config(&g, &config)).0, LimitKind::CompileTime);
     let unlimited = CompileConfig {
+        time_budget: None,
         lexer: LexerConfig { time_budget: None, ..LexerConfig::default() },
         lr: LrConfig { time_budget: None, ..LrConfig::default() },
         ..Default::default()
     };
     assert!(CompiledGrammar::with_config(&g, &unlimited).is_ok());
+}
+
+#[test]
+fn total_compile_time_is_limited_across_the_stages() {
+    let g = Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).unwrap();
+    let no_stage_budget = CompileConfig {
+        lexer: LexerConfig { time_budget: None, ..LexerConfig::default() },
+        lr: LrConfig { time_budget: None, ..LrConfig::default() },
+        ..Default::default()
+    };
+    let spent = CompileConfig { time_budget: Some(Duration::ZERO), ..no_stage_budget.clone() };
+    let (kind, _, limit) = limit_of(CompiledGrammar::with_config(&g, &spent));
+    assert_eq!((kind, limit), (LimitKind::TotalCompileTime, 0));
+    let err = CompiledGrammar::with_config(&g, &spent).unwrap_err();
+    assert!(err.to_string().starts_with("limit exceeded: total compile time in milliseconds would reach"), "{err}");
+    // Within a total budget, a stage's own budget still applies, and says so.
+    let lr_spent = CompileConfig { lr: LrConfig { time_budget: Some(Duration::ZERO), ..LrConfig::default() }, ..no_stage_budget };
+    assert_eq!(limit_of(CompiledGrammar::with_config(&g, &lr_spent)).0, LimitKind::CompileTime);
+}
+
+#[test]
+fn eager_classifier_build_time_is_limited_and_the_classifier_stays_exact() {
+    let tokenizer = Tokenizer::embedded_default().unwrap();
+    let config = ClassifierConfig { eager_time_budget: Some(Duration::ZERO), ..ClassifierConfig::default() };
+    let classifier = Arc::new(StackClassifier::with_config(json(), tokenizer.vocab_arc(), config));
+    let (kind, _, limit) = limit_of(classifier.build_eager());
+    assert_eq!((kind, limit), (LimitKind::EagerBuildTime, 0));
+    let mut m = Matcher::with_classifier(classifier);
+    m.commit_bytes(b"{\"a\": [1, ").unwrap();
+    assert_mask_matches_oracle(&mut m);
 }
 
 #[test]
@@ -227,6 +260,90 @@ fn json_nested_10000_levels_mask_with_the_embedded_tokenizer() {
         m.commit_bytes("[".repeat(DEPTH).as_bytes()).unwrap();
         let mask = mask_of(&mut m);
         assert!(allows(&mask, close) && !allows(&mask, brace));
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Very long tokens: nothing recurses per byte of a token (the trie walks of the mask and
+// of the spanner keep their own stacks), so they run on a 256 KiB thread stack.
+
+/// Run `f` on a thread with a 256 KiB stack, a few hundred frames: recursion per byte of
+/// a 20,000-byte token would overflow it.
+fn on_tiny_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new().stack_size(256 << 10).spawn(f).unwrap().join().unwrap();
+}
+
+/// The mask of the trie walk, of the per-class path and of the stack classifier (lazy,
+/// then eagerly built), each checked against the reference mask; the reference mask.
+fn masks_agree(compiled: &Arc<CompiledGrammar>, vocab: &Arc<Vocabulary>, prefix: &[u8]) -> Vec<u32> {
+    let classifier = Arc::new(StackClassifier::new(Arc::clone(compiled), Arc::clone(vocab)));
+    let mut by_classifier = Matcher::with_classifier(Arc::clone(&classifier));
+    by_classifier.commit_bytes(prefix).unwrap();
+    let reference = oracle::reference_mask(&by_classifier).unwrap();
+    assert_eq!(mask_of(&mut by_classifier), reference, "classifier mask (lazy)");
+    classifier.build_eager().unwrap();
+    assert_eq!(mask_of(&mut by_classifier), reference, "classifier mask (eager)");
+    let mut by_classes = vec![0u32; reference.len()];
+    by_classifier.compute_mask_by_classes(classifier.spanner(), &mut by_classes).unwrap();
+    assert_eq!(by_classes, reference, "per-class mask");
+    let mut by_trie = Matcher::new(Arc::clone(compiled), Arc::clone(vocab));
+    by_trie.commit_bytes(prefix).unwrap();
+    assert_eq!(mask_of(&mut by_trie), reference, "trie mask");
+    reference
+}
+
+const LONG: usize = 20_000;
+
+#[test]
+fn tokens_of_20000_bytes_in_a_regex_terminal() {
+    on_tiny_stack(|| {
+        let compiled = Arc::new(compile("start: /a+/ \"b\"").unwrap());
+        let a_run = "a".repeat(LONG);
+        let tokens = [
+            a_run.clone(),                  // 0: a valid prefix
+            format!("{a_run}b"),            // 1: a whole sentence
+            format!("{}c", "a".repeat(LONG - 1)), // 2: dies at its last byte
+            format!("{a_run}bb"),           // 3: dies after the sentence
+            "x".repeat(LONG),               // 4: dies at its first byte
+            "a".repeat(LONG - 1),           // 5: a prefix of token 0, sharing its trie path
+            "a".to_string(),
+            "b".to_string(),
+        ];
+        let vocab = vocab(&tokens.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        let allowed = |mask: &[u32]| (0..=8).filter(|&t| allows(mask, t)).collect::<Vec<_>>();
+        assert_eq!(allowed(&masks_agree(&compiled, &vocab, b"")), [0, 1, 5, 6]);
+        assert_eq!(allowed(&masks_agree(&compiled, &vocab, b"aaa")), [0, 1, 5, 6, 7]);
+        assert_eq!(allowed(&masks_agree(&compiled, &vocab, b"ab")), [8], "only EOS after the sentence");
+    });
+}
+
+#[test]
+fn tokens_of_20000_bytes_in_json() {
+    on_tiny_stack(|| {
+        let tokens = [
+            format!("\"{}\"", "x".repeat(LONG)),   // 0: one string
+            format!("1{}", ",1".repeat(LONG / 2)), // 1: 10,001 numbers, 20,001 lexemes
+            format!("1{}]", ",1".repeat(LONG / 2)), // 2: ... and the end of the array
+            format!("1{},,", ",1".repeat(LONG / 2)), // 3: dies at its last byte
+            "x".repeat(LONG),                     // 4: dies at its first byte
+            "[".to_string(),
+            "\"".to_string(),
+        ];
+        let vocab = vocab(&tokens.iter().map(|t| t.as_bytes()).collect::<Vec<_>>());
+        let allowed = |mask: &[u32]| (0..=7).filter(|&t| allows(mask, t)).collect::<Vec<_>>();
+        assert_eq!(allowed(&masks_agree(&json(), &vocab, b"")), [0, 5, 6]);
+        assert_eq!(allowed(&masks_agree(&json(), &vocab, b"[")), [0, 1, 2, 5, 6]);
+        assert_eq!(allowed(&masks_agree(&json(), &vocab, b"[\"")), [1, 2, 3, 4, 5, 6], "inside a string");
+    });
+}
+
+#[test]
+fn a_token_of_one_mebibyte() {
+    on_tiny_stack(|| {
+        let compiled = Arc::new(compile("start: /a+/ \"b\"").unwrap());
+        let huge = "a".repeat(1 << 20);
+        let vocab = vocab(&[huge.as_bytes(), format!("{huge}b").as_bytes(), b"b"]);
+        assert_eq!(masks_agree(&compiled, &vocab, b"a"), [0b0111]);
     });
 }
 

@@ -20,7 +20,7 @@ use std::sync::{Arc, OnceLock};
 
 /// Limits small enough that one input stays fast, deterministic (no wall-clock budget).
 fn small_config() -> CompileConfig {
-    let mut config = CompileConfig::default();
+    let mut config = CompileConfig { time_budget: None, ..CompileConfig::default() };
     config.lexer.max_states = 2_000;
     config.lexer.time_budget = None;
     config.lr.max_states = 2_000;

@@ -57,6 +57,7 @@
 mod lexeme_trie;
 mod simulate;
 
+use crate::error::{Deadline, LimitKind, Result};
 use crate::glr::{NodeId, Parser};
 use crate::ir::TerminalSet;
 use crate::lexer::LexState;
@@ -71,6 +72,7 @@ use simulate::{Blocked, Limits, Overflow, Simulator};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
+use std::time::Duration;
 
 /// Bounds of the classifier.
 ///
@@ -94,11 +96,21 @@ pub struct ClassifierConfig {
     pub max_transition_work: usize,
     /// Stack states read along the edges [`StackClassifier::build_eager`] builds.
     pub eager_depth: usize,
+    /// Wall-clock budget of [`StackClassifier::build_eager`], checked per lexer state and
+    /// per edge; exceeding it is [`Error::Limit`](crate::Error::Limit) with [`LimitKind::EagerBuildTime`].
+    /// `None`: no budget. Default: 60 s.
+    pub eager_time_budget: Option<Duration>,
 }
 
 impl Default for ClassifierConfig {
     fn default() -> Self {
-        ClassifierConfig { cache_capacity: 1 << 30, max_known_stack: 64, max_transition_work: 2_000_000, eager_depth: 1 }
+        ClassifierConfig {
+            cache_capacity: 1 << 30,
+            max_known_stack: 64,
+            max_transition_work: 2_000_000,
+            eager_depth: 1,
+            eager_time_budget: Some(Duration::from_secs(60)),
+        }
     }
 }
 
@@ -307,6 +319,10 @@ impl StackClassifier {
     /// every stack grows with the product of lexer states, LR paths and configuration
     /// sets, gigabytes on a Java grammar).
     ///
+    /// Past [`ClassifierConfig::eager_time_budget`] it stops with [`Error::Limit`](crate::Error::Limit)
+    /// ([`LimitKind::EagerBuildTime`]); the classifier stays as exact as before (what
+    /// is not built yet is built on first use).
+    ///
     /// # Example
     /// ```
     /// use stackmask::{Grammar, CompiledGrammar, classifier::StackClassifier, tokenizer::Vocabulary};
@@ -315,38 +331,53 @@ impl StackClassifier {
     /// let vocab = Arc::new(Vocabulary::from_token_bytes(
     ///     ["(", ")", "x", "x)", "))"].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
     /// let c = StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab);
-    /// c.build_eager();
+    /// c.build_eager().unwrap();
     /// let stats = c.stats();
     /// // Every lexer state but the dead one has its automaton.
     /// assert_eq!(stats.lexer_states, c.compiled().lexer().state_count() - 1);
     /// assert!(stats.edges > 0);
     /// ```
-    pub fn build_eager(&self) {
+    pub fn build_eager(&self) -> Result<()> {
+        let deadline = Deadline::total(self.config.eager_time_budget, LimitKind::EagerBuildTime);
         let tables = self.compiled().tables();
         let predecessors = predecessors(tables);
         let heads = possible_heads(tables);
-        (0..self.automata.len()).into_par_iter().for_each(|q| {
+        (0..self.automata.len()).into_par_iter().try_for_each(|q| {
             let q = LexState::from_index(q);
             if q.is_dead() {
-                return;
+                return Ok(());
             }
-            let automaton = self.automaton(q);
-            let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
-            let mut queue: Vec<(u32, LrState, usize)> = heads.iter().map(|&s| (START, s, 1)).collect();
-            let mut queued: HashSet<(u32, LrState)> = queue.iter().map(|&(d, s, _)| (d, s)).collect();
-            while let Some((state, lr, depth)) = queue.pop() {
-                let edge = self.build_edge(automaton, &mut dfa, state, lr);
-                let Edge::To { target, .. } = edge else { continue };
-                if target == DEAD || depth >= self.config.eager_depth {
-                    continue;
-                }
-                for &below in &predecessors[lr.index()] {
-                    if queued.insert((target, below)) {
-                        queue.push((target, below, depth + 1));
-                    }
+            deadline.check()?;
+            self.build_eager_row(self.automaton(q), &predecessors, &heads, &deadline)
+        })
+    }
+
+    /// The edges of one lexer state's automaton within [`ClassifierConfig::eager_depth`]
+    /// reads from `heads`.
+    fn build_eager_row(
+        &self,
+        automaton: &RowAutomaton,
+        predecessors: &[Vec<LrState>],
+        heads: &[LrState],
+        deadline: &Deadline,
+    ) -> Result<()> {
+        let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
+        let mut queue: Vec<(u32, LrState, usize)> = heads.iter().map(|&s| (START, s, 1)).collect();
+        let mut queued: HashSet<(u32, LrState)> = queue.iter().map(|&(d, s, _)| (d, s)).collect();
+        while let Some((state, lr, depth)) = queue.pop() {
+            deadline.check()?;
+            let edge = self.build_edge(automaton, &mut dfa, state, lr);
+            let Edge::To { target, .. } = edge else { continue };
+            if target == DEAD || depth >= self.config.eager_depth {
+                continue;
+            }
+            for &below in &predecessors[lr.index()] {
+                if queued.insert((target, below)) {
+                    queue.push((target, below, depth + 1));
                 }
             }
-        });
+        }
+        Ok(())
     }
 
     /// Sizes of what has been built so far.

@@ -70,14 +70,14 @@ fn ambiguous_grammar_equals_the_reference() {
 #[test]
 fn full_eager_build_then_masks_build_nothing() {
     let c = classifier(JSONISH, JSONISH_TOKENS, ClassifierConfig { eager_depth: usize::MAX, ..Default::default() });
-    c.build_eager();
+    c.build_eager().unwrap();
     let built = c.stats();
     assert!(built.states > 2 && built.edges > 0);
     check_text(&c, r#"[{"a": [1, 12]}, "aa", [[]]]"#);
     assert_eq!(c.stats().edges, built.edges, "every edge a mask needed was built eagerly");
 
     let shallow = classifier(JSONISH, JSONISH_TOKENS, ClassifierConfig { eager_depth: 1, ..Default::default() });
-    shallow.build_eager();
+    shallow.build_eager().unwrap();
     assert!(shallow.stats().edges < built.edges, "depth 1 builds only the edges read from a head");
     check_text(&shallow, r#"[{"a": [1, 12]}, "aa", [[]]]"#);
 }

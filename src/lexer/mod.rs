@@ -136,7 +136,12 @@ impl Lexer {
     /// Build the DFA for every terminal that the grammar uses (in a production or as
     /// `%ignore`). Declared terminals (`%declare`) are not lexed.
     pub fn new(grammar: &Grammar, config: &LexerConfig) -> Result<Lexer> {
-        let deadline = Deadline::start(config.time_budget);
+        Lexer::within(grammar, config, &Deadline::unlimited())
+    }
+
+    /// [`Lexer::new`] as one stage of a compile bounded by `compile`.
+    pub(crate) fn within(grammar: &Grammar, config: &LexerConfig, compile: &Deadline) -> Result<Lexer> {
+        let deadline = compile.stage(config.time_budget);
         let terminals = lexed_terminals(grammar);
         let mut nfas = Vec::with_capacity(terminals.len());
         for &t in &terminals {

@@ -93,7 +93,12 @@ pub struct LrTables {
 impl LrTables {
     /// Build the LALR(1) tables of `grammar`.
     pub fn new(grammar: &Grammar, config: &LrConfig) -> Result<LrTables> {
-        let deadline = Deadline::start(config.time_budget);
+        LrTables::within(grammar, config, &Deadline::unlimited())
+    }
+
+    /// [`LrTables::new`] as one stage of a compile bounded by `compile`.
+    pub(crate) fn within(grammar: &Grammar, config: &LrConfig, compile: &Deadline) -> Result<LrTables> {
+        let deadline = compile.stage(config.time_budget);
         let analysis = Analysis::new(grammar);
         let automaton = Lr0::new(&analysis, config, &deadline)?;
         let lookaheads = automaton.lalr_lookaheads(&analysis, &deadline)?;

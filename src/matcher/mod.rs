@@ -40,37 +40,57 @@ pub mod oracle;
 mod batch;
 mod classes;
 mod recognizer;
+mod trie_walk;
 
 pub use batch::compute_masks_parallel;
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
 
 use crate::classifier::StackClassifier;
-use crate::error::{Error, Result};
+use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::glr::GlrConfig;
-use crate::ir::{Grammar, TerminalSet};
+use crate::ir::Grammar;
 use crate::lexer::{Lexer, LexerConfig};
 use crate::lr::{LrConfig, LrTables};
 use crate::tokenizer::{TokenTrie, Vocabulary};
-use recognizer::Fed;
+use trie_walk::TrieWalk;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Configuration of every compile stage, with limits that protect a server.
 ///
 /// # Example
 /// ```
 /// use stackmask::matcher::CompileConfig;
+/// use std::time::Duration;
 /// let mut config = CompileConfig::default();
+/// config.time_budget = Some(Duration::from_secs(2));
 /// config.lexer.max_states = 10_000;
 /// config.glr.max_nodes_per_step = 5_000;
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct CompileConfig {
+    /// Wall-clock budget of the whole compile (lexer DFA, then LR tables), checked inside
+    /// both stages' loops alongside their own budgets; exceeding it is [`Error::Limit`]
+    /// with [`LimitKind::TotalCompileTime`](crate::LimitKind::TotalCompileTime). `None`:
+    /// no total budget. Default: 10 s.
+    pub time_budget: Option<Duration>,
     /// Lexer DFA limits.
     pub lexer: LexerConfig,
     /// LR table limits.
     pub lr: LrConfig,
     /// GLR runtime limits.
     pub glr: GlrConfig,
+}
+
+impl Default for CompileConfig {
+    fn default() -> Self {
+        CompileConfig {
+            time_budget: Some(Duration::from_secs(10)),
+            lexer: LexerConfig::default(),
+            lr: LrConfig::default(),
+            glr: GlrConfig::default(),
+        }
+    }
 }
 
 /// A grammar compiled for parsing: lexer DFA and LR tables. Immutable, `Send + Sync`,
@@ -98,10 +118,22 @@ impl CompiledGrammar {
         CompiledGrammar::with_config(grammar, &CompileConfig::default())
     }
 
-    /// Compile with `config`.
+    /// Compile with `config`. An exceeded limit or time budget is an error, and nothing
+    /// is built.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{matcher::CompileConfig, CompiledGrammar, Error, Grammar, LimitKind};
+    /// use std::time::Duration;
+    /// let g = Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).unwrap();
+    /// let config = CompileConfig { time_budget: Some(Duration::ZERO), ..Default::default() };
+    /// let err = CompiledGrammar::with_config(&g, &config).unwrap_err();
+    /// assert!(matches!(err, Error::Limit { kind: LimitKind::TotalCompileTime, .. }));
+    /// ```
     pub fn with_config(grammar: &Grammar, config: &CompileConfig) -> Result<CompiledGrammar> {
-        let lexer = Lexer::new(grammar, &config.lexer)?;
-        let tables = LrTables::new(grammar, &config.lr)?;
+        let deadline = Deadline::total(config.time_budget, LimitKind::TotalCompileTime);
+        let lexer = Lexer::within(grammar, &config.lexer, &deadline)?;
+        let tables = LrTables::within(grammar, &config.lr, &deadline)?;
         Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone() })
     }
 
@@ -275,7 +307,7 @@ impl Matcher {
         self.fill_mask(mask, |m, mask| {
             let vocab = Arc::clone(&m.vocab);
             let expected = m.recognizer.expected_terminals()?;
-            m.walk_children(vocab.trie(), TokenTrie::ROOT, &expected, mask)
+            TrieWalk::run(vocab.trie(), &mut m.recognizer, expected, mask)
         })
     }
 
@@ -307,47 +339,6 @@ impl Matcher {
             set_bits(mask, self.vocab.eos_tokens());
         }
         Ok(())
-    }
-
-    /// Visit the trie children of `node`, whose bytes have been fed; `expected` is the
-    /// parser's viable terminals in the current state.
-    fn walk_children(
-        &mut self,
-        trie: &TokenTrie,
-        node: usize,
-        expected: &TerminalSet,
-        mask: &mut [u32],
-    ) -> Result<()> {
-        let cp = self.recognizer.checkpoint();
-        for child in trie.children(node) {
-            let fed = self.recognizer.feed_byte(trie.nodes()[child].byte());
-            let result = match fed {
-                Ok(Fed::Dead) => Ok(()),
-                Ok(Fed::Extended) => self.visit(trie, child, expected, mask),
-                Ok(Fed::Closed) => match self.recognizer.expected_terminals() {
-                    Ok(after) => self.visit(trie, child, &after, mask),
-                    Err(e) => Err(e),
-                },
-                Err(e) => Err(e),
-            };
-            self.recognizer.restore(&cp);
-            result?;
-        }
-        Ok(())
-    }
-
-    fn visit(
-        &mut self,
-        trie: &TokenTrie,
-        node: usize,
-        expected: &TerminalSet,
-        mask: &mut [u32],
-    ) -> Result<()> {
-        if !self.recognizer.pending_is_viable(expected) {
-            return Ok(());
-        }
-        set_bits(mask, trie.tokens_at(node));
-        self.walk_children(trie, node, expected, mask)
     }
 
     /// Bytes that every continuation must start with: the longest string such that at

@@ -149,7 +149,7 @@ impl TokenSpanner {
 
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state).
 fn build_row(lexer: &Lexer, trie: &TokenTrie, q: LexState) -> SpannerRow {
-    let mut walk = Walk { lexer, trie, lexemes: Vec::new(), classes: HashMap::new() };
+    let mut walk = Walk { lexer, trie, lexemes: Vec::new(), classes: HashMap::new(), pending: Vec::new() };
     walk.children(TokenTrie::ROOT, q);
     let mut classes: Vec<TokenClass> = walk
         .classes
@@ -168,27 +168,62 @@ fn lexeme_order(lexemes: &[Lexeme]) -> Vec<(Vec<u32>, bool)> {
     lexemes.iter().map(|l| (l.terminals.iter().map(|t| t.0).collect(), l.skippable)).collect()
 }
 
+/// The walk of [`build_row`]: depth first over the token trie with an explicit stack (a
+/// token may be megabytes long; the thread's stack must not grow with it).
 struct Walk<'a> {
     lexer: &'a Lexer,
     trie: &'a TokenTrie,
     /// Lexemes closed along the current trie path.
     lexemes: Vec<Lexeme>,
     classes: HashMap<(Vec<Lexeme>, LexState), Vec<u32>>,
+    /// Nodes reached alive whose children are not all visited yet; a node leaves when its
+    /// last child is taken, so a path with no branches costs one entry.
+    pending: Vec<PendingNode>,
+}
+
+/// A trie node reached alive in lexer state `q`, with `closed` lexemes on its path.
+struct PendingNode {
+    next_child: usize,
+    end: usize,
+    q: LexState,
+    closed: usize,
 }
 
 impl Walk<'_> {
+    /// Visit every trie node below `node`, which is reached in lexer state `q`.
     fn children(&mut self, node: usize, q: LexState) {
-        for child in self.trie.children(node) {
+        self.push_children(node, q);
+        while let Some((child, q)) = self.take_next_child() {
             let byte = self.trie.nodes()[child].byte;
-            let closed_before = self.lexemes.len();
             if let Some(next) = self.step(q, byte) {
                 let tokens = self.trie.tokens_at(child);
                 if !tokens.is_empty() {
                     self.classes.entry((self.lexemes.clone(), next)).or_default().extend_from_slice(tokens);
                 }
-                self.children(child, next);
+                self.push_children(child, next);
             }
-            self.lexemes.truncate(closed_before);
+        }
+    }
+
+    /// The next child to visit and its parent's lexer state, with the parent's lexemes
+    /// on the path; a parent whose last child this is leaves the stack.
+    fn take_next_child(&mut self) -> Option<(usize, LexState)> {
+        let top = self.pending.last_mut()?;
+        let child = top.next_child;
+        top.next_child = self.trie.nodes()[child].subtree_end();
+        self.lexemes.truncate(top.closed);
+        let q = top.q;
+        if top.next_child >= top.end {
+            self.pending.pop();
+        }
+        Some((child, q))
+    }
+
+    /// Queue `node`'s children, if it has any; `node` is reached in lexer state `q`.
+    fn push_children(&mut self, node: usize, q: LexState) {
+        let end = self.trie.nodes()[node].subtree_end();
+        if node + 1 < end {
+            self.pending.push(PendingNode { next_child: node + 1, end, q, closed: self.lexemes.len() });
         }
     }
 

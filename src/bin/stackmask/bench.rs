@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
             args.config.clone(),
         ));
         if mode == Mode::Eager {
-            classifier.build_eager();
+            classifier.build_eager()?;
         }
         let build_s = started.elapsed().as_secs_f64();
         let built = classifier.stats();
