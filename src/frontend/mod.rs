@@ -82,6 +82,7 @@ mod lark;
 mod literal;
 mod parser;
 mod pyregex;
+mod regex;
 mod rules;
 mod scanner;
 mod syntax;
@@ -156,5 +157,26 @@ impl Grammar {
     /// As [`Grammar::from_lark`].
     pub fn from_lark_with(text: &str, options: &LarkOptions) -> Result<Grammar> {
         lark::compile(text, options)
+    }
+
+    /// The grammar whose sentences are the whole texts matched by one regular
+    /// expression, in [`regex_syntax`] syntax (the `regex` crate's), without anchors.
+    ///
+    /// # Errors
+    /// [`Error::Grammar`](crate::Error::Grammar) when the regex does not parse, uses
+    /// anchors, word boundaries or look-around, or matches nothing.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::Grammar;
+    ///
+    /// let grammar = Grammar::from_regex(r"[0-9]{3}-[0-9]{4}").unwrap();
+    /// assert_eq!(grammar.terminals.len(), 1);
+    /// // The empty text is a sentence when the regex matches it.
+    /// assert!(Grammar::from_regex("a*").is_ok());
+    /// assert!(Grammar::from_regex("(").is_err());
+    /// ```
+    pub fn from_regex(pattern: &str) -> Result<Grammar> {
+        regex::compile(pattern)
     }
 }

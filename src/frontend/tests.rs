@@ -20,7 +20,7 @@ fn regex(grammar: &Grammar, name: &str) -> String {
     let terminal = grammar.terminals.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no terminal {name}"));
     match &terminal.pattern {
         TerminalPattern::Regex(re) => re.clone(),
-        TerminalPattern::Declared => panic!("{name} is declared"),
+        other => panic!("{name} is not one regex: {other:?}"),
     }
 }
 
@@ -506,4 +506,23 @@ fn truncated_syncode_grammars_never_panic() {
             let _ = Grammar::from_lark(&text[..end]);
         }
     }
+}
+
+/// Whether the grammar accepts `text` as a whole sentence.
+fn accepts(grammar: &Grammar, text: &str) -> bool {
+    let compiled = std::sync::Arc::new(crate::CompiledGrammar::new(grammar).unwrap());
+    let mut r = crate::matcher::Recognizer::new(compiled);
+    r.feed(text.as_bytes()).is_ok() && r.is_complete().unwrap()
+}
+
+#[test]
+fn regex_grammar_accepts_whole_matches_only() {
+    let g = Grammar::from_regex("[a-c]*x?").unwrap();
+    for (text, ok) in [("", true), ("abc", true), ("x", true), ("abx", true), ("xa", false), ("d", false)] {
+        assert_eq!(accepts(&g, text), ok, "{text:?}");
+    }
+    let err = Grammar::from_regex("^a").unwrap_err();
+    assert!(err.to_string().contains("anchors"), "{err}");
+    let err = Grammar::from_regex("a(").unwrap_err();
+    assert!(err.to_string().contains("column"), "{err}");
 }

@@ -65,6 +65,26 @@ pub enum Symbol {
 pub enum TerminalPattern {
     /// A regular expression in [`regex_syntax`] syntax, matched against bytes of UTF-8 text.
     Regex(String),
+    /// The lexemes that match every regex of `all` and no regex of `except`: a regular
+    /// language that one regex cannot spell, such as a pattern with a length bound or a
+    /// string that is none of a few names. `all` is not empty.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::TerminalPattern;
+    /// // Lower-case words of 2 to 4 letters, except "if".
+    /// let word = TerminalPattern::Compound {
+    ///     all: vec!["[a-z]+".into(), ".{2,4}".into()],
+    ///     except: vec!["if".into()],
+    /// };
+    /// assert_ne!(word, TerminalPattern::Declared);
+    /// ```
+    Compound {
+        /// Regexes the lexeme must match, each in [`regex_syntax`] syntax.
+        all: Vec<String>,
+        /// Regexes the lexeme must not match.
+        except: Vec<String>,
+    },
     /// Declared with `%declare`: exists for the parser but the lexer never produces it.
     Declared,
 }
@@ -186,6 +206,11 @@ impl fmt::Display for Grammar {
         for t in &self.terminals {
             let pat = match &t.pattern {
                 TerminalPattern::Regex(r) => format!("/{r}/"),
+                TerminalPattern::Compound { all, except } => {
+                    let all: Vec<String> = all.iter().map(|r| format!("/{r}/")).collect();
+                    let except: String = except.iter().map(|r| format!(" - /{r}/")).collect();
+                    format!("{}{except}", all.join(" & "))
+                }
                 TerminalPattern::Declared => "%declare".to_string(),
             };
             let ign = if t.ignored { " %ignore" } else { "" };

@@ -138,10 +138,11 @@ impl Lexer {
     pub fn new(grammar: &Grammar, config: &LexerConfig) -> Result<Lexer> {
         let deadline = Deadline::start(config.time_budget);
         let terminals = lexed_terminals(grammar);
-        let nfas = terminals
-            .iter()
-            .map(|&t| deadline.check().and_then(|()| TerminalNfa::new(grammar, t, config)))
-            .collect::<Result<Vec<_>>>()?;
+        let mut nfas = Vec::with_capacity(terminals.len());
+        for &t in &terminals {
+            deadline.check()?;
+            nfas.extend(TerminalNfa::compile(grammar, t, config)?);
+        }
         Builder::new(grammar, &nfas, config, deadline).build()
     }
 
@@ -217,43 +218,74 @@ fn lexed_terminals(grammar: &Grammar) -> Vec<TerminalId> {
     used.iter().filter(|t| grammar.terminals[t.index()].pattern != TerminalPattern::Declared).collect()
 }
 
-/// One terminal compiled to a Thompson NFA.
+/// Whether a lexeme must match an NFA of its terminal or must not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Require,
+    Exclude,
+}
+
+/// One regex of a terminal compiled to a Thompson NFA. A terminal has one
+/// (`TerminalPattern::Regex`) or several (`TerminalPattern::Compound`), adjacent in the
+/// builder's list.
 struct TerminalNfa {
     terminal: TerminalId,
     nfa: NFA,
     /// Ends at its earliest match (the regex has a lazy repetition).
     earliest: bool,
     priority: i32,
+    role: Role,
+    /// How many `Require` NFAs the terminal has: it matches where all of them match.
+    required: u32,
 }
 
 impl TerminalNfa {
-    fn new(grammar: &Grammar, terminal: TerminalId, config: &LexerConfig) -> Result<TerminalNfa> {
+    /// The NFAs of one terminal: its `Require` regexes first, then its `Exclude` ones.
+    fn compile(grammar: &Grammar, terminal: TerminalId, config: &LexerConfig) -> Result<Vec<TerminalNfa>> {
         let def = &grammar.terminals[terminal.index()];
-        let TerminalPattern::Regex(pattern) = &def.pattern else {
-            unreachable!("declared terminals are not lexed")
-        };
         let error = |reason: String| Error::Terminal { terminal: def.name.clone(), reason };
-        let hir = regex_syntax::ParserBuilder::new()
-            .utf8(true)
-            .build()
-            .parse(pattern)
-            .map_err(|e| error(format!("invalid regex /{pattern}/: {}", first_line(&e.to_string()))))?;
-        if hir.properties().look_set().iter().next().is_some() {
-            return Err(error(format!(
-                "regex /{pattern}/ uses an anchor or word boundary, which a lexeme cannot test"
-            )));
+        let (all, except): (Vec<&String>, Vec<&String>) = match &def.pattern {
+            TerminalPattern::Regex(pattern) => (vec![pattern], Vec::new()),
+            TerminalPattern::Compound { all, except } if !all.is_empty() => (all.iter().collect(), except.iter().collect()),
+            TerminalPattern::Compound { .. } => return Err(error("a compound pattern needs a regex to match".into())),
+            TerminalPattern::Declared => unreachable!("declared terminals are not lexed"),
+        };
+        let required = all.len() as u32;
+        let mut nfas = Vec::with_capacity(all.len() + except.len());
+        let mut may_be_empty = true;
+        for (pattern, role) in all.iter().map(|p| (p, Role::Require)).chain(except.iter().map(|p| (p, Role::Exclude))) {
+            let hir = parse_terminal_regex(pattern).map_err(error)?;
+            if role == Role::Require {
+                may_be_empty &= hir.properties().minimum_len() == Some(0);
+            }
+            let nfa = thompson::Compiler::new()
+                .configure(
+                    NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)),
+                )
+                .build_from_hir(&hir)
+                .map_err(|e| error(format!("regex /{pattern}/ is too large: {e}")))?;
+            let earliest = has_lazy_repetition(&hir) && required == 1 && except.is_empty();
+            nfas.push(TerminalNfa { terminal, nfa, earliest, priority: def.priority, role, required });
         }
-        if hir.properties().minimum_len() == Some(0) {
-            return Err(error(format!("regex /{pattern}/ matches the empty string")));
+        if may_be_empty {
+            let shown: Vec<String> = all.iter().map(|p| format!("/{p}/")).collect();
+            return Err(error(format!("regex {} matches the empty string", shown.join(" & "))));
         }
-        let nfa = thompson::Compiler::new()
-            .configure(
-                NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)),
-            )
-            .build_from_hir(&hir)
-            .map_err(|e| error(format!("regex /{pattern}/ is too large: {e}")))?;
-        Ok(TerminalNfa { terminal, nfa, earliest: has_lazy_repetition(&hir), priority: def.priority })
+        Ok(nfas)
     }
+}
+
+/// Parses one terminal regex, refusing what a lexeme cannot test (anchors, word boundaries).
+fn parse_terminal_regex(pattern: &str) -> std::result::Result<Hir, String> {
+    let hir = regex_syntax::ParserBuilder::new()
+        .utf8(true)
+        .build()
+        .parse(pattern)
+        .map_err(|e| format!("invalid regex /{pattern}/: {}", first_line(&e.to_string())))?;
+    if hir.properties().look_set().iter().next().is_some() {
+        return Err(format!("regex /{pattern}/ uses an anchor or word boundary, which a lexeme cannot test"));
+    }
+    Ok(hir)
 }
 
 fn first_line(s: &str) -> String {
@@ -372,13 +404,29 @@ impl<'a> Builder<'a> {
         matches!(self.nfas[terminal as usize].nfa.state(state), thompson::State::Match { .. })
     }
 
-    /// Terminals with a match state in `subset`, keeping only the highest priority.
+    /// Terminals with a match state in `subset`, keeping only the highest priority. A
+    /// compound terminal matches when each of its `Require` NFAs has a match state and
+    /// none of its `Exclude` NFAs has one.
     fn accepted_terminals(&self, subset: &Subset) -> Box<[TerminalId]> {
-        let matched: Vec<&TerminalNfa> = subset
-            .iter()
-            .filter(|(t, s)| self.is_match(*t, *s))
-            .map(|(t, _)| &self.nfas[*t as usize])
-            .collect();
+        let mut matched: Vec<&TerminalNfa> = Vec::new();
+        for run in terminal_runs(subset, self.nfas) {
+            let mut required = Vec::new();
+            let mut excluded = false;
+            for &(i, s) in run {
+                let n = &self.nfas[i as usize];
+                if self.is_match(i, s) {
+                    match n.role {
+                        Role::Require => required.push(i),
+                        Role::Exclude => excluded = true,
+                    }
+                }
+            }
+            required.dedup();
+            let first = &self.nfas[run[0].0 as usize];
+            if !excluded && required.len() == first.required as usize {
+                matched.push(first);
+            }
+        }
         let Some(top) = matched.iter().map(|n| n.priority).max() else {
             return Box::new([]);
         };
@@ -424,7 +472,26 @@ impl<'a> Builder<'a> {
         }
         self.end_earliest_matches(&mut out);
         out.sort_unstable();
+        self.drop_unmatchable_compounds(&mut out);
         out
+    }
+
+    /// A compound terminal one of whose `Require` NFAs has no state left can no longer
+    /// match: drop its other states, so that dead text reaches the dead state.
+    fn drop_unmatchable_compounds(&self, subset: &mut Subset) {
+        let mut dead_terminals = Vec::new();
+        for run in terminal_runs(subset, self.nfas) {
+            let first = &self.nfas[run[0].0 as usize];
+            let mut alive: Vec<u32> =
+                run.iter().filter(|(i, _)| self.nfas[*i as usize].role == Role::Require).map(|(i, _)| *i).collect();
+            alive.dedup();
+            if alive.len() < first.required as usize {
+                dead_terminals.push(first.terminal);
+            }
+        }
+        if !dead_terminals.is_empty() {
+            subset.retain(|(i, _)| !dead_terminals.contains(&self.nfas[*i as usize].terminal));
+        }
     }
 
     /// For terminals with earliest-match semantics that match here, keep only the match.
@@ -477,6 +544,12 @@ impl<'a> Builder<'a> {
         }
         Ok(sets)
     }
+}
+
+/// Splits a sorted subset into the runs of entries that belong to one terminal (a
+/// terminal's NFAs are adjacent in `nfas`).
+fn terminal_runs<'s>(subset: &'s Subset, nfas: &'s [TerminalNfa]) -> impl Iterator<Item = &'s [(u32, StateID)]> {
+    subset.chunk_by(move |a, b| nfas[a.0 as usize].terminal == nfas[b.0 as usize].terminal)
 }
 
 /// Byte equivalence classes over every transition of every NFA, and one

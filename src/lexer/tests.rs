@@ -134,3 +134,35 @@ fn matches_regex_crate_on_samples() {
         assert_eq!(got, want, "{s:?}");
     }
 }
+
+#[test]
+fn compound_terminal_is_the_intersection_minus_the_exceptions() {
+    let mut b = GrammarBuilder::new();
+    let start = b.nonterminal("start");
+    let word = TerminalPattern::Compound { all: vec!["[a-z]+".into(), ".{2,3}".into()], except: vec!["if|fi".into()] };
+    let t = b.terminal("WORD", word, 0, false);
+    let n = b.terminal("NUM", TerminalPattern::Regex("[0-9]+".into()), 0, false);
+    b.production(start, vec![Symbol::Terminal(t)]);
+    b.production(start, vec![Symbol::Terminal(n)]);
+    let g = b.build(start).unwrap();
+    let lx = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let word = g.terminals.iter().position(|t| t.name == "WORD").map(|i| TerminalId(i as u32)).unwrap();
+    for (text, accepted) in [("a", false), ("ab", true), ("abc", true), ("if", false), ("ifs", true), ("fi", false)] {
+        assert_eq!(!lx.accepts(lex(&lx, text.as_bytes())).is_empty(), accepted, "{text}");
+    }
+    // Too long for the length conjunct: dead, not merely non-accepting.
+    assert!(lex(&lx, b"abcd").is_dead());
+    assert!(lx.completable(lex(&lx, b"i")).contains(word));
+    assert!(lex(&lx, b"a1").is_dead());
+}
+
+#[test]
+fn compound_terminal_that_may_be_empty_is_refused() {
+    let mut b = GrammarBuilder::new();
+    let start = b.nonterminal("start");
+    let t = b.terminal("E", TerminalPattern::Compound { all: vec!["a*".into(), "b*".into()], except: vec![] }, 0, false);
+    b.production(start, vec![Symbol::Terminal(t)]);
+    let g = b.build(start).unwrap();
+    let err = Lexer::new(&g, &LexerConfig::default()).unwrap_err();
+    assert!(err.to_string().contains("matches the empty string"), "{err}");
+}
