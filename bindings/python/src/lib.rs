@@ -152,6 +152,14 @@ impl PyGrammar {
         Ok(PyGrammar { inner })
     }
 
+    /// The grammar whose sentences are the whole texts matched by a regular expression
+    /// (the Rust `regex` crate's syntax, no anchors or look-around).
+    #[staticmethod]
+    fn from_regex(py: Python<'_>, pattern: &str) -> PyResult<PyGrammar> {
+        let inner = py.detach(|| Grammar::from_regex(pattern)).map_err(py_err)?;
+        Ok(PyGrammar { inner })
+    }
+
     /// The grammar in the crate's BNF notation, one production or terminal a line.
     fn __str__(&self) -> String {
         self.inner.to_string()
@@ -340,11 +348,16 @@ struct Bitmask {
 impl Bitmask {
     /// Takes the buffer of `obj`, or of `obj.numpy()` (a torch CPU tensor).
     fn new(obj: &Bound<'_, PyAny>) -> PyResult<Bitmask> {
+        let not_int32 = |err: PyErr| {
+            PyTypeError::new_err(format!(
+                "the bitmask must be an int32 array (numpy, or a torch CPU tensor): {err}"
+            ))
+        };
         let buffer = match PyBuffer::<i32>::get(obj) {
             Ok(buffer) => buffer,
             Err(err) => match obj.call_method0("numpy") {
-                Ok(array) => PyBuffer::<i32>::get(&array)?,
-                Err(_) => return Err(err),
+                Ok(array) => PyBuffer::<i32>::get(&array).map_err(not_int32)?,
+                Err(_) => return Err(not_int32(err)),
             },
         };
         if buffer.readonly() {
