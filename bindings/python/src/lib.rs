@@ -303,7 +303,7 @@ impl PyMatcher {
     /// vocabulary are zeroed). Computed by the stack classifier, without the GIL.
     #[pyo3(signature = (bitmask, index = 0))]
     fn fill_next_token_bitmask(&mut self, py: Python<'_>, bitmask: &Bound<'_, PyAny>, index: isize) -> PyResult<()> {
-        let buffer = Bitmask::new(bitmask)?;
+        let mut buffer = Bitmask::new(bitmask)?;
         let row = buffer.row(index, self.classifier.vocab().len())?;
         let m = self.matcher()?;
         let (mask, padding) = row.split_at_mut(m.mask_words());
@@ -315,7 +315,7 @@ impl PyMatcher {
     /// tried one by one). Slow; for tests and verification.
     #[pyo3(signature = (bitmask, index = 0))]
     fn fill_reference_bitmask(&mut self, py: Python<'_>, bitmask: &Bound<'_, PyAny>, index: isize) -> PyResult<()> {
-        let buffer = Bitmask::new(bitmask)?;
+        let mut buffer = Bitmask::new(bitmask)?;
         let row = buffer.row(index, self.classifier.vocab().len())?;
         let m = self.matcher()?;
         let reference = py.detach(|| oracle::reference_mask(m)).map_err(py_err)?;
@@ -392,7 +392,7 @@ impl Bitmask {
     }
 
     /// Row `index` (negative counts from the end) as `u32` words.
-    fn row(&self, index: isize, vocab_size: usize) -> PyResult<&mut [u32]> {
+    fn row(&mut self, index: isize, vocab_size: usize) -> PyResult<&mut [u32]> {
         self.check_words(vocab_size)?;
         let row = self.row_index(index)?;
         Ok(&mut self.all_words()[row * self.words..(row + 1) * self.words])
@@ -411,13 +411,12 @@ impl Bitmask {
     }
 
     /// Every word of the buffer.
-    #[allow(clippy::mut_from_ref)]
-    fn all_words(&self) -> &mut [u32] {
+    fn all_words(&mut self) -> &mut [u32] {
         let ptr = self.buffer.as_slice_ptr().expect("checked C-contiguous in Bitmask::new");
         // SAFETY: the buffer is a writable, C-contiguous export of `rows * words` i32s,
-        // held (so neither freed nor resized) while `self` lives; u32 has the layout of
-        // i32. Each call site takes one mutable view at a time. As with any buffer
-        // consumer, other Python threads writing the same array concurrently race.
+        // held (so neither freed nor resized) while `self` lives, and borrowed mutably
+        // through `self`; u32 has the layout of i32. As with any buffer consumer, other
+        // Python threads writing the same array concurrently race.
         unsafe { std::slice::from_raw_parts_mut(ptr.as_ptr() as *mut i32 as *mut u32, self.rows * self.words) }
     }
 }
@@ -435,7 +434,7 @@ fn fill_next_token_bitmasks(
     bitmask: &Bound<'_, PyAny>,
     indices: Option<Vec<isize>>,
 ) -> PyResult<()> {
-    let buffer = Bitmask::new(bitmask)?;
+    let mut buffer = Bitmask::new(bitmask)?;
     let Some(first) = matchers.first() else { return Ok(()) };
     let vocab_size = first.classifier.vocab().len();
     if let Some(other) = matchers.iter().find(|m| m.classifier.vocab().len() != vocab_size) {
