@@ -109,6 +109,15 @@ pub enum Error {
         /// What is wrong.
         reason: String,
     },
+    /// A JSON Schema cannot be compiled: it is malformed, or it uses a keyword or value
+    /// that the compiler cannot enforce.
+    #[error("JSON Schema error at {pointer}: {reason}")]
+    Schema {
+        /// JSON pointer (`#/properties/a`) of the schema at fault.
+        pointer: String,
+        /// What is wrong, naming the keyword.
+        reason: String,
+    },
     /// The grammar generates no sentence at all.
     #[error("grammar has no sentences: start rule `{start}` derives no terminal string")]
     EmptyLanguage {

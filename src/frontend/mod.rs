@@ -78,6 +78,7 @@
 //! ```
 
 mod emit;
+pub mod json_schema;
 mod lark;
 mod literal;
 mod parser;

@@ -1,0 +1,758 @@
+//! Simple schemas to grammar productions.
+//!
+//! Every schema becomes a nonterminal whose productions are the alternatives of its
+//! simple schemas ([`Schemas::flatten`]), one per admitted type. A `$ref` becomes the
+//! nonterminal of its target, built once (so recursive schemas are recursive rules).
+//! Strings, numbers and object keys are single terminals, built by [`strings`],
+//! [`numbers`] and [`formats`], intersected in the lexer where a schema puts several
+//! constraints on one string or number.
+
+use super::formats::{self, Format};
+use super::normalize::{Schemas, Simple, Types, ANNOTATIONS};
+use super::strings::{self, StringRegex};
+use super::{numbers, Whitespace};
+use crate::error::Result;
+use crate::ir::{GrammarBuilder, NonterminalId, Symbol, TerminalId, TerminalPattern};
+use hashbrown::HashMap;
+use serde_json::Value;
+
+/// Assertion keywords this compiler cannot enforce: a schema using one fails to
+/// compile, naming it, rather than accepting values that break it.
+const UNSUPPORTED: &[&str] = &[
+    "dependencies",
+    "dependentRequired",
+    "dependentSchemas",
+    "if",
+    "then",
+    "else",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "$dynamicRef",
+    "$recursiveRef",
+];
+
+pub(super) struct Emitter<'a> {
+    schemas: &'a Schemas<'a>,
+    b: GrammarBuilder,
+    terminals: HashMap<String, TerminalId>,
+    refs: HashMap<String, NonterminalId>,
+    pending: Vec<(NonterminalId, String)>,
+    punct: Punct,
+    any_value: Option<NonterminalId>,
+}
+
+/// The terminals of JSON's punctuation and literals.
+struct Punct {
+    lbrace: Symbol,
+    rbrace: Symbol,
+    lbrack: Symbol,
+    rbrack: Symbol,
+    comma: Symbol,
+    colon: Symbol,
+    null: Symbol,
+    r#true: Symbol,
+    r#false: Symbol,
+}
+
+/// One property of an object schema, in the order values spell them.
+struct Member {
+    key: Symbol,
+    value: NonterminalId,
+    required: bool,
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(schemas: &'a Schemas<'a>, whitespace: Whitespace) -> Emitter<'a> {
+        let mut b = GrammarBuilder::new();
+        b.limits(schemas.options.limits.clone());
+        let mut term = |name: &str, regex: &str| {
+            Symbol::Terminal(b.terminal(name, TerminalPattern::Regex(regex.into()), 0, false))
+        };
+        let punct = Punct {
+            lbrace: term("LBRACE", r"\{"),
+            rbrace: term("RBRACE", r"\}"),
+            lbrack: term("LBRACK", r"\["),
+            rbrack: term("RBRACK", r"\]"),
+            comma: term("COMMA", ","),
+            colon: term("COLON", ":"),
+            null: term("NULL", "null"),
+            r#true: term("TRUE", "true"),
+            r#false: term("FALSE", "false"),
+        };
+        if whitespace == Whitespace::Flexible {
+            b.terminal("WS", TerminalPattern::Regex(r"[ \t\n\r]+".into()), 0, true);
+        }
+        Emitter {
+            schemas,
+            b,
+            terminals: HashMap::new(),
+            refs: HashMap::new(),
+            pending: Vec::new(),
+            punct,
+            any_value: None,
+        }
+    }
+
+    /// Builds the grammar of the root schema.
+    pub fn finish(mut self) -> Result<crate::ir::Grammar> {
+        let start = self.b.nonterminal("start");
+        let root = self.schema(self.schemas.root, "#")?;
+        self.b.production(start, vec![Symbol::Nonterminal(root)]);
+        while let Some((nt, pointer)) = self.pending.pop() {
+            let (target, _) = self.schemas.resolve(&pointer, &pointer)?;
+            self.define(nt, target, &pointer)?;
+        }
+        self.b.build(start)
+    }
+
+    /// The nonterminal of `schema`.
+    fn schema(&mut self, schema: &Value, at: &str) -> Result<NonterminalId> {
+        if let Some(pointer) = self.schemas.plain_ref(schema, at)? {
+            return Ok(self.reference(pointer));
+        }
+        if admits_everything(schema) {
+            return self.any_value();
+        }
+        let nt = self.b.nonterminal(&nonterminal_name(at));
+        self.define(nt, schema, at)?;
+        Ok(nt)
+    }
+
+    fn reference(&mut self, pointer: String) -> NonterminalId {
+        if let Some(&nt) = self.refs.get(&pointer) {
+            return nt;
+        }
+        let nt = self.b.nonterminal(&nonterminal_name(&pointer));
+        self.refs.insert(pointer.clone(), nt);
+        self.pending.push((nt, pointer));
+        nt
+    }
+
+    fn define(&mut self, nt: NonterminalId, schema: &Value, at: &str) -> Result<()> {
+        for simple in self.schemas.flatten(schema, at)? {
+            for alternative in self.simple(&simple, at)? {
+                self.production(nt, alternative)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn production(&mut self, lhs: NonterminalId, rhs: Vec<Symbol>) -> Result<()> {
+        let limit = self.schemas.options.limits.max_productions;
+        if self.b.production_count() >= limit {
+            return Err(crate::Error::Limit {
+                kind: crate::LimitKind::Productions,
+                value: self.b.production_count() + 1,
+                limit,
+            });
+        }
+        self.b.production(lhs, rhs);
+        Ok(())
+    }
+
+    fn terminal(&mut self, pattern: TerminalPattern) -> Symbol {
+        let key = format!("{pattern:?}");
+        if let Some(&t) = self.terminals.get(&key) {
+            return Symbol::Terminal(t);
+        }
+        let name = format!("T{}", self.terminals.len());
+        let t = self.b.terminal(&name, pattern, 0, false);
+        self.terminals.insert(key, t);
+        Symbol::Terminal(t)
+    }
+
+    fn regex_terminal(&mut self, regex: String) -> Symbol {
+        self.terminal(TerminalPattern::Regex(regex))
+    }
+
+    /// The alternatives (right-hand sides) of one simple schema.
+    fn simple(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
+        if let Some(keyword) = UNSUPPORTED.iter().find(|k| s.contains_key(**k)) {
+            return Err(Schemas::error(at, format!("`{keyword}` is not supported")));
+        }
+        let mut types = Types::of_simple(s);
+        let nots = self.negations(s, at)?;
+        types = types.and(Types(!nots.types.0));
+        if let Some(Value::Array(values)) = s.get("enum") {
+            return self.enumeration(s, values, types, &nots, at);
+        }
+        let mut out = Vec::new();
+        if types.contains(Types::NULL) {
+            out.push(vec![self.punct.null]);
+        }
+        if types.contains(Types::BOOLEAN) {
+            out.push(vec![self.punct.r#true]);
+            out.push(vec![self.punct.r#false]);
+        }
+        if types.intersects(Types::NUMBER) {
+            if !types.contains(Types::INTEGER) {
+                return Err(Schemas::error(at, "numbers that are not integers (`not` an integer) are not supported"));
+            }
+            if let Some(number) = self.number(s, types.contains(Types::FRACTION), at)? {
+                out.push(vec![number]);
+            }
+        }
+        if types.contains(Types::STRING) {
+            if let Some(string) = self.string(s, &nots.strings, at)? {
+                out.push(vec![string]);
+            }
+        }
+        if types.contains(Types::ARRAY) {
+            out.extend(self.array(s, at)?);
+        }
+        if types.contains(Types::OBJECT) {
+            out.extend(self.object(s, at)?);
+        }
+        Ok(out)
+    }
+
+    /// What the `not` keywords of `s` exclude. `not` of a union is the intersection
+    /// of the negations of its members; each member may exclude whole types, strings
+    /// equal to some values, or strings matching a pattern (`not {pattern}` also
+    /// excludes every non-string, which satisfies `{pattern}`).
+    fn negations(&self, s: &Simple, at: &str) -> Result<Negations> {
+        let mut out = Negations { types: Types(0), strings: Vec::new() };
+        for (i, not) in s.get("not").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let at = format!("{at}/not/{i}");
+            for negated in self.schemas.flatten(not, &at)? {
+                let types = Types::of_simple(&negated);
+                let keys: Vec<&str> = negated.keys().map(String::as_str).filter(|k| *k != "type").collect();
+                match keys.as_slice() {
+                    [] => out.types = Types(out.types.0 | types.0),
+                    ["enum"] => {
+                        for value in negated["enum"].as_array().into_iter().flatten() {
+                            let Value::String(text) = value else {
+                                return Err(Schemas::error(&at, "`not` of an enum with values other than strings is not supported"));
+                            };
+                            out.strings.push(strings::literal(text));
+                        }
+                    }
+                    ["pattern"] if Types::STRING.contains(types) || types == Types::ALL => {
+                        let [pattern] = negated["pattern"].as_array().map(Vec::as_slice).unwrap_or(&[]) else {
+                            return Err(Schemas::error(&at, "`not` of several patterns is not supported"));
+                        };
+                        let pattern = pattern.as_str().ok_or_else(|| Schemas::error(&at, "pattern must be a string"))?;
+                        out.strings.push(strings::pattern(pattern).map_err(|reason| Schemas::error(&at, reason))?.0);
+                        if types == Types::ALL {
+                            out.types = Types(out.types.0 | (Types::ALL.0 & !Types::STRING.0));
+                        }
+                    }
+                    _ => return Err(Schemas::error(&at, format!("`not` with {} is not supported", keys.join(", ")))),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn enumeration(
+        &mut self,
+        s: &Simple,
+        values: &[Value],
+        types: Types,
+        nots: &Negations,
+        at: &str,
+    ) -> Result<Vec<Vec<Symbol>>> {
+        let other: Vec<&str> = s
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !matches!(*k, "enum" | "type" | "not") && !ANNOTATIONS.contains(k) && !ignorable(k))
+            .collect();
+        let checked: &[&str] =
+            &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format"];
+        if let Some(k) = other.iter().find(|k| !checked.contains(k)) {
+            return Err(Schemas::error(at, format!("enum together with `{k}` is not supported")));
+        }
+        let mut out = Vec::new();
+        for value in values {
+            if !types.intersects(Types::of(value)) || (value.is_string() && !nots.strings.is_empty()) && self.excluded(value, nots) {
+                continue;
+            }
+            if !other.is_empty() && !self.scalar_satisfies(s, value, at)? {
+                continue;
+            }
+            out.push(self.literal(value));
+        }
+        Ok(out)
+    }
+
+    fn excluded(&self, value: &Value, nots: &Negations) -> bool {
+        let spelled = serde_json::to_string(value).unwrap_or_default();
+        nots.strings.iter().any(|r| full_match(r, &spelled))
+    }
+
+    /// Whether an enum value meets the scalar keywords beside the enum.
+    fn scalar_satisfies(&mut self, s: &Simple, value: &Value, at: &str) -> Result<bool> {
+        let spelled = serde_json::to_string(value).unwrap_or_default();
+        let regexes = match value {
+            Value::String(_) => self.string_regexes(s, &[], at)?.map(|(all, _)| all),
+            Value::Number(_) => self.number_regexes(s, true, at)?,
+            _ => Some(Vec::new()),
+        };
+        Ok(regexes.is_some_and(|all| all.iter().all(|r| full_match(r, &spelled))))
+    }
+
+    /// The symbols spelling exactly `value` (numbers in any plain spelling of it).
+    fn literal(&mut self, value: &Value) -> Vec<Symbol> {
+        match value {
+            Value::Null => vec![self.punct.null],
+            Value::Bool(true) => vec![self.punct.r#true],
+            Value::Bool(false) => vec![self.punct.r#false],
+            Value::Number(n) => {
+                let regex = match n.as_f64() {
+                    Some(f) if !(n.is_i64() || n.is_u64()) => {
+                        let low = numbers::bound(numbers::Side::Above, f, false);
+                        let high = numbers::bound(numbers::Side::Below, f, false);
+                        match (low, high) {
+                            (Some(low), Some(high)) => {
+                                return vec![self.terminal(TerminalPattern::Compound { all: vec![low, high], except: vec![] })]
+                            }
+                            _ => regex_syntax::escape(&n.to_string()),
+                        }
+                    }
+                    _ => format!("{}(?:\\.0+)?", regex_syntax::escape(&n.to_string())),
+                };
+                vec![self.regex_terminal(regex)]
+            }
+            Value::String(text) => vec![self.regex_terminal(strings::literal(text))],
+            Value::Array(items) => {
+                let mut out = vec![self.punct.lbrack];
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(self.punct.comma);
+                    }
+                    out.extend(self.literal(item));
+                }
+                out.push(self.punct.rbrack);
+                out
+            }
+            Value::Object(members) => {
+                let mut out = vec![self.punct.lbrace];
+                for (i, (key, item)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(self.punct.comma);
+                    }
+                    out.push(self.regex_terminal(strings::literal(key)));
+                    out.push(self.punct.colon);
+                    out.extend(self.literal(item));
+                }
+                out.push(self.punct.rbrace);
+                out
+            }
+        }
+    }
+
+    /// The nonterminal of any JSON value.
+    fn any_value(&mut self) -> Result<NonterminalId> {
+        if let Some(nt) = self.any_value {
+            return Ok(nt);
+        }
+        let nt = self.b.nonterminal("any_value");
+        self.any_value = Some(nt);
+        for alternative in self.simple(&Simple::new(), "#")? {
+            self.production(nt, alternative)?;
+        }
+        Ok(nt)
+    }
+
+    // ----- numbers -----
+
+    fn number(&mut self, s: &Simple, fractions: bool, at: &str) -> Result<Option<Symbol>> {
+        let Some(mut all) = self.number_regexes(s, fractions, at)? else { return Ok(None) };
+        let pattern = if all.len() == 1 {
+            TerminalPattern::Regex(all.remove(0))
+        } else {
+            TerminalPattern::Compound { all, except: Vec::new() }
+        };
+        Ok(Some(self.terminal(pattern)))
+    }
+
+    /// The regexes whose intersection is the numbers `s` admits; `None` if none is.
+    fn number_regexes(&self, s: &Simple, fractions: bool, at: &str) -> Result<Option<Vec<String>>> {
+        let mut bounds = Vec::new();
+        for (keyword, side, strict) in [
+            ("minimum", numbers::Side::Above, false),
+            ("exclusiveMinimum", numbers::Side::Above, true),
+            ("maximum", numbers::Side::Below, false),
+            ("exclusiveMaximum", numbers::Side::Below, true),
+        ] {
+            if let Some(v) = s.get(keyword) {
+                let v = v.as_f64().ok_or_else(|| Schemas::error(at, format!("{keyword} must be a number")))?;
+                if let Some(regex) = numbers::bound(side, v, strict) {
+                    bounds.push(regex);
+                } else if (side == numbers::Side::Above) == (v > 0.0) {
+                    return Ok(None);
+                }
+            }
+        }
+        let base = match (fractions, bounds.is_empty()) {
+            (false, _) => numbers::ANY_INTEGER,
+            (true, true) => numbers::ANY_NUMBER,
+            (true, false) => numbers::PLAIN_NUMBER,
+        };
+        let mut all = vec![base.to_string()];
+        if let Some(m) = s.get("multipleOf") {
+            all.push(multiple_of(m, fractions).ok_or_else(|| {
+                Schemas::error(at, format!("multipleOf {m} is not supported (supported: powers of ten and divisors of 1000)"))
+            })?);
+        }
+        all.extend(bounds);
+        Ok(Some(all))
+    }
+
+    // ----- strings -----
+
+    fn string(&mut self, s: &Simple, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
+        let Some((mut all, except)) = self.string_regexes(s, excluded, at)? else { return Ok(None) };
+        let pattern = if all.len() == 1 && except.is_empty() {
+            TerminalPattern::Regex(all.remove(0))
+        } else {
+            TerminalPattern::Compound { all, except }
+        };
+        Ok(Some(self.terminal(pattern)))
+    }
+
+    /// The regexes a string must match and those it must not; `None` if no string is
+    /// admitted.
+    fn string_regexes(&self, s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
+        let mut all = Vec::new();
+        for p in s.get("pattern").and_then(Value::as_array).into_iter().flatten() {
+            let p = p.as_str().ok_or_else(|| Schemas::error(at, "pattern must be a string"))?;
+            all.push(strings::pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
+        }
+        for f in s.get("format").and_then(Value::as_array).into_iter().flatten() {
+            let name = f.as_str().ok_or_else(|| Schemas::error(at, "format must be a string"))?;
+            match formats::format(name) {
+                Format::Regexes(regexes) => all.extend(regexes.iter().map(|r| strings::anchored(r).0)),
+                Format::Unsupported => return Err(Schemas::error(at, format!("format {name:?} is not supported"))),
+                Format::Annotation => {}
+            }
+        }
+        let min = count(s, "minLength", at)?.unwrap_or(0);
+        let max = count(s, "maxLength", at)?;
+        if max.is_some_and(|max| max < min) {
+            return Ok(None);
+        }
+        if min > 0 || max.is_some() || all.is_empty() && !excluded.is_empty() {
+            all.push(strings::length(min, max));
+        }
+        if all.is_empty() {
+            all.push(strings::ANY_STRING.to_string());
+        }
+        Ok(Some((all, excluded.to_vec())))
+    }
+
+    // ----- arrays -----
+
+    fn array(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
+        if s.get("uniqueItems") == Some(&Value::Bool(true)) && count(s, "maxItems", at)?.is_none_or(|m| m > 1) {
+            return Err(Schemas::error(at, "`uniqueItems` is not supported"));
+        }
+        let (prefix, rest) = self.array_items(s, at)?;
+        let min = count(s, "minItems", at)?.map_or(0, |m| m as usize);
+        let declared_max = count(s, "maxItems", at)?.map(|m| m as usize);
+        // None: unbounded.
+        let max = match (declared_max, rest) {
+            (Some(m), Some(_)) => Some(m),
+            (Some(m), None) => Some(m.min(prefix.len())),
+            (None, None) => Some(prefix.len()),
+            (None, Some(_)) => None,
+        };
+        if max.is_some_and(|max| max < min) {
+            return Ok(Vec::new());
+        }
+        // One nonterminal per count of written elements up to `last`; beyond it, an
+        // unbounded array repeats `rest` with a left-recursive rule.
+        let last = max.unwrap_or(prefix.len().max(min).max(1));
+        let limit = self.schemas.options.max_repetition.max(prefix.len());
+        if last > limit {
+            return Err(Schemas::error(at, format!("minItems/maxItems above {limit} are not supported")));
+        }
+        let element = |i: usize| if i < prefix.len() { Some(prefix[i]) } else { rest };
+        let name = nonterminal_name(at);
+        // after[i]: what may follow once i elements are written.
+        let after: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_after{i}"))).collect();
+        for i in 1..=last {
+            if i >= min {
+                self.production(after[i], Vec::new())?;
+            }
+            let Some(e) = element(i) else { continue };
+            if i < last {
+                self.production(after[i], vec![self.punct.comma, Symbol::Nonterminal(e), Symbol::Nonterminal(after[i + 1])])?;
+            } else if max.is_none() {
+                self.production(after[i], vec![Symbol::Nonterminal(after[i]), self.punct.comma, Symbol::Nonterminal(e)])?;
+            }
+        }
+        let mut out = Vec::new();
+        if min == 0 {
+            out.push(vec![self.punct.lbrack, self.punct.rbrack]);
+        }
+        if let (Some(first), true) = (element(0), max != Some(0)) {
+            out.push(vec![self.punct.lbrack, Symbol::Nonterminal(first), Symbol::Nonterminal(after[1]), self.punct.rbrack]);
+        }
+        Ok(out)
+    }
+
+    /// The tuple prefix and the schema of the remaining items (`None`: no more items).
+    fn array_items(&mut self, s: &Simple, at: &str) -> Result<(Vec<NonterminalId>, Option<NonterminalId>)> {
+        let (tuple, rest) = match (s.get("prefixItems"), s.get("items")) {
+            (Some(Value::Array(prefix)), items) => (Some(prefix), items),
+            (None, Some(Value::Array(prefix))) => (Some(prefix), s.get("additionalItems")),
+            (_, items) => (None, items),
+        };
+        let mut prefix = Vec::new();
+        for (i, item) in tuple.into_iter().flatten().enumerate() {
+            prefix.push(self.schema(item, &format!("{at}/items/{i}"))?);
+        }
+        let rest = match rest {
+            Some(Value::Bool(false)) => None,
+            Some(schema) => Some(self.schema(schema, &format!("{at}/items"))?),
+            None => Some(self.any_value()?),
+        };
+        Ok((prefix, rest))
+    }
+
+    // ----- objects -----
+
+    fn object(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
+        let Some(members) = self.members(s, at)? else { return Ok(Vec::new()) };
+        let extra = self.extra_members(s, at)?;
+        let required = members.iter().filter(|m| m.required).count();
+        let min = count(s, "minProperties", at)?.map_or(0, |m| m as usize);
+        let max = count(s, "maxProperties", at)?.map(|m| m as usize);
+        if max.is_some_and(|m| m < required) {
+            return Ok(Vec::new());
+        }
+        // Supported counts: those that required and declared properties already imply,
+        // and `minProperties: 1` (the object is not empty).
+        if min > required.max(1) || max.is_some_and(|m| m < members.len() || !extra.is_empty()) {
+            return Err(Schemas::error(
+                at,
+                "minProperties/maxProperties beyond what required and declared properties imply are not supported",
+            ));
+        }
+        let name = nonterminal_name(at);
+        // first[i]: a non-empty member list starting at member i or later;
+        // rest[i]: the members after some were written, from member i on.
+        let n = members.len();
+        let first: Vec<NonterminalId> = (0..=n).map(|i| self.b.nonterminal(&format!("{name}_first{i}"))).collect();
+        let rest: Vec<NonterminalId> = (0..=n).map(|i| self.b.nonterminal(&format!("{name}_rest{i}"))).collect();
+        let extras = if extra.is_empty() { None } else { Some(self.extra_list(&name, &extra)?) };
+        for (i, m) in members.iter().enumerate() {
+            let kv = [m.key, self.punct.colon, Symbol::Nonterminal(m.value)];
+            self.production(first[i], [&kv[..], &[Symbol::Nonterminal(rest[i + 1])]].concat())?;
+            self.production(rest[i], [&[self.punct.comma], &kv[..], &[Symbol::Nonterminal(rest[i + 1])]].concat())?;
+            if !m.required {
+                self.production(first[i], vec![Symbol::Nonterminal(first[i + 1])])?;
+                self.production(rest[i], vec![Symbol::Nonterminal(rest[i + 1])])?;
+            }
+        }
+        self.production(rest[n], Vec::new())?;
+        if let Some(list) = extras {
+            self.production(first[n], vec![Symbol::Nonterminal(list)])?;
+            self.production(rest[n], vec![self.punct.comma, Symbol::Nonterminal(list)])?;
+        }
+        let mut out = Vec::new();
+        if required == 0 && min == 0 {
+            out.push(vec![self.punct.lbrace, self.punct.rbrace]);
+        }
+        out.push(vec![self.punct.lbrace, Symbol::Nonterminal(first[0]), self.punct.rbrace]);
+        Ok(out)
+    }
+
+    /// The declared properties in order, then required ones that are not declared;
+    /// `None` when a required property can have no value.
+    fn members(&mut self, s: &Simple, at: &str) -> Result<Option<Vec<Member>>> {
+        let required: Vec<&str> = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
+        let declared = s.get("properties").and_then(Value::as_object);
+        let mut names: Vec<&str> = declared.into_iter().flat_map(|p| p.keys().map(String::as_str)).collect();
+        for r in &required {
+            if !names.contains(r) {
+                names.push(r);
+            }
+        }
+        let mut members = Vec::new();
+        for name in names {
+            let is_required = required.contains(&name);
+            let own = declared.and_then(|p| p.get(name));
+            let mut schemas: Vec<Value> = own.into_iter().cloned().collect();
+            let by_pattern = self.pattern_schemas_for(s, name, at)?;
+            if own.is_none() && by_pattern.is_empty() {
+                schemas.push(s.get("additionalProperties").cloned().unwrap_or(Value::Bool(true)));
+            }
+            schemas.extend(by_pattern);
+            let schema = if schemas.len() == 1 { schemas.remove(0) } else { serde_json::json!({ "allOf": schemas }) };
+            if self.schemas.flatten(&schema, at)?.is_empty() {
+                if is_required {
+                    return Ok(None);
+                }
+                continue;
+            }
+            let key = self.regex_terminal(strings::literal(name));
+            let value = self.schema(&schema, &format!("{at}/properties/{}", escape_pointer(name)))?;
+            members.push(Member { key, value, required: is_required });
+        }
+        Ok(Some(members))
+    }
+
+    /// The `patternProperties` schemas whose pattern matches `name`.
+    fn pattern_schemas_for(&self, s: &Simple, name: &str, at: &str) -> Result<Vec<Value>> {
+        let mut out = Vec::new();
+        let spelled = serde_json::to_string(name).unwrap_or_default();
+        for (pattern, schema) in s.get("patternProperties").and_then(Value::as_object).into_iter().flatten() {
+            let regex = strings::pattern(pattern).map_err(|reason| Schemas::error(at, reason))?;
+            if full_match(&regex.0, &spelled) {
+                out.push(schema.clone());
+            }
+        }
+        Ok(out)
+    }
+
+    /// Key terminals and value nonterminals of the properties not declared: one per
+    /// `patternProperties` pattern (keys matching only it), then the additional ones
+    /// (keys matching none). Declared names are excluded from all of them.
+    fn extra_members(&mut self, s: &Simple, at: &str) -> Result<Vec<(Symbol, NonterminalId)>> {
+        let declared: Vec<String> = self.declared_spellings(s);
+        let patterns: Vec<(StringRegex, &Value)> = s
+            .get("patternProperties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(p, schema)| strings::pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
+            .collect::<Result<_>>()?;
+        let names = self.property_name_regexes(s, at)?;
+        let mut out = Vec::new();
+        for (i, (regex, schema)) in patterns.iter().enumerate() {
+            if self.schemas.flatten(schema, at)?.is_empty() {
+                continue;
+            }
+            let mut except = declared.clone();
+            except.extend(patterns.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, (r, _))| r.0.clone()));
+            let mut all = vec![regex.0.clone()];
+            all.extend(names.iter().cloned());
+            let key = self.terminal(TerminalPattern::Compound { all, except });
+            let value = self.schema(schema, &format!("{at}/patternProperties/{i}"))?;
+            out.push((key, value));
+        }
+        let additional = s.get("additionalProperties").cloned().unwrap_or(Value::Bool(true));
+        if !self.schemas.flatten(&additional, at)?.is_empty() {
+            let mut except = declared;
+            except.extend(patterns.iter().map(|(r, _)| r.0.clone()));
+            let mut all = vec![strings::length(0, None)];
+            all.extend(names);
+            let key = self.terminal(TerminalPattern::Compound { all, except });
+            let value = self.schema(&additional, &format!("{at}/additionalProperties"))?;
+            out.push((key, value));
+        }
+        Ok(out)
+    }
+
+    fn declared_spellings(&self, s: &Simple) -> Vec<String> {
+        let declared = s.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys().cloned());
+        let required = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(String::from);
+        let mut names: Vec<String> = declared.chain(required).collect();
+        names.sort();
+        names.dedup();
+        names.iter().map(|n| strings::literal(n)).collect()
+    }
+
+    /// The regexes `propertyNames` puts on every undeclared key.
+    fn property_name_regexes(&self, s: &Simple, at: &str) -> Result<Vec<String>> {
+        let Some(names) = s.get("propertyNames") else { return Ok(Vec::new()) };
+        let at = format!("{at}/propertyNames");
+        let simples = self.schemas.flatten(names, &at)?;
+        match simples.as_slice() {
+            [one] if one.keys().all(|k| matches!(k.as_str(), "type" | "pattern" | "format" | "minLength" | "maxLength")) => {
+                Ok(self.string_regexes(one, &[], &at)?.map(|(all, _)| all).unwrap_or_default())
+            }
+            _ => Err(Schemas::error(&at, "propertyNames other than a string pattern, format or length is not supported")),
+        }
+    }
+
+    /// `list → extra | list "," extra` over the undeclared members.
+    fn extra_list(&mut self, name: &str, extra: &[(Symbol, NonterminalId)]) -> Result<NonterminalId> {
+        let member = self.b.nonterminal(&format!("{name}_extra"));
+        for &(key, value) in extra {
+            self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
+        }
+        let list = self.b.nonterminal(&format!("{name}_extras"));
+        self.production(list, vec![Symbol::Nonterminal(member)])?;
+        self.production(list, vec![Symbol::Nonterminal(list), self.punct.comma, Symbol::Nonterminal(member)])?;
+        Ok(list)
+    }
+}
+
+/// `true`, or an object schema with nothing but annotations.
+fn admits_everything(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => *b,
+        Value::Object(map) => map.keys().all(|k| ANNOTATIONS.contains(&k.as_str())),
+        _ => false,
+    }
+}
+
+/// What `not` removes from a simple schema.
+struct Negations {
+    types: Types,
+    /// Spelling regexes of strings that are excluded.
+    strings: Vec<String>,
+}
+
+/// Keywords that do not constrain an enum's values.
+fn ignorable(keyword: &str) -> bool {
+    !matches!(
+        keyword,
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength"
+            | "pattern" | "format" | "items" | "prefixItems" | "additionalItems" | "minItems" | "maxItems"
+            | "uniqueItems" | "properties" | "required" | "additionalProperties" | "patternProperties"
+            | "propertyNames" | "minProperties" | "maxProperties"
+    )
+}
+
+/// A non-negative integer keyword.
+fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> {
+    match s.get(keyword) {
+        None => Ok(None),
+        Some(v) => match v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)) {
+            Some(n) => Ok(Some(n)),
+            None => Err(Schemas::error(at, format!("{keyword} must be a non-negative integer"))),
+        },
+    }
+}
+
+/// Spellings of the multiples of `m`: integers whose last digits decide divisibility
+/// (`m` divides 1000), or numbers with at most `k` decimals (`m = 10^-k`).
+fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
+    let m = m.as_f64().filter(|m| *m > 0.0)?;
+    if m.fract() == 0.0 {
+        let m = m as u64;
+        let digits = (1..=3u32).find(|&d| 10u64.pow(d) % m == 0)?;
+        let multiples: Vec<u64> = (0..10u64.pow(digits)).step_by(m as usize).collect();
+        let endings: Vec<String> = multiples.iter().map(|r| format!("{r:0width$}", width = digits as usize)).collect();
+        let short: Vec<String> = multiples.iter().map(u64::to_string).collect();
+        let fraction = if fractions { r"(?:\.0+)?" } else { "" };
+        return Some(format!("-?(?:[1-9][0-9]*(?:{})|{}){fraction}", endings.join("|"), short.join("|")));
+    }
+    let decimals = (1..=9).find(|&k| (m * 10f64.powi(k) - 1.0).abs() < 1e-9)?;
+    Some(if fractions {
+        format!(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]{{1,{decimals}}}0*)?")
+    } else {
+        numbers::ANY_INTEGER.to_string()
+    })
+}
+
+fn full_match(regex: &str, text: &str) -> bool {
+    regex::Regex::new(&format!("^(?:{regex})$")).is_ok_and(|r| r.is_match(text))
+}
+
+fn escape_pointer(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// A readable nonterminal name from a JSON pointer.
+fn nonterminal_name(at: &str) -> String {
+    let tail: String = at.rsplit('/').next().unwrap_or("").chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(24).collect();
+    if tail.is_empty() { "schema".into() } else { format!("s_{tail}") }
+}

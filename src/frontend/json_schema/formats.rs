@@ -1,0 +1,187 @@
+//! `format` as regular languages.
+//!
+//! Each enforced format is one or more fully anchored regexes (in `regex_syntax`
+//! syntax, over the decoded string) whose intersection is the format. They follow the
+//! checks of the reference validator (Python `jsonschema` with its format checker,
+//! which produced MaskBench's labels) or are stricter, never looser:
+//!
+//! | format | language |
+//! |---|---|
+//! | `date` | `YYYY-MM-DD`, days valid for the month, 29 February only in leap years |
+//! | `time` | `hh:mm:ss[.frac](Z\|±hh:mm)`, case-insensitive `Z` |
+//! | `date-time` | `date` `T` `time` (`T` and `Z` in either case) |
+//! | `duration` | ISO 8601 `P…`, at least one component, `T` followed by one |
+//! | `email`, `idn-email` | contains `@` (the reference validator's check) |
+//! | `hostname` | dot-separated labels of 1–63 letters, digits and inner hyphens, at most 253 characters |
+//! | `ipv4` | four decimal octets without leading zeros |
+//! | `ipv6` | RFC 4291 text forms, IPv4 tail included, no zone |
+//! | `uri`, `uri-reference` | RFC 3986 `URI` and `URI-reference` |
+//! | `uuid` | `8-4-4-4-12` hexadecimal digits |
+//! | `json-pointer`, `relative-json-pointer` | RFC 6901 and its relative form |
+//!
+//! Formats with no regular equivalent (`regex`, `iri`, `iri-reference`,
+//! `uri-template`, `idn-hostname`) are compile errors. Every other `format` value is
+//! an annotation, as the specification requires of unknown formats.
+
+/// What a `format` value asks for.
+pub(super) enum Format {
+    /// The strings matching every regex.
+    Regexes(Vec<String>),
+    /// A format the compiler cannot enforce.
+    Unsupported,
+    /// Not a format this compiler knows: an annotation.
+    Annotation,
+}
+
+const DAY_31: &str = "(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])";
+const DAY_30: &str = "(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)";
+const DAY_28: &str = "02-(?:0[1-9]|1[0-9]|2[0-8])";
+const LEAP_YEAR: &str = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)";
+
+fn date() -> String {
+    format!("(?:[0-9]{{4}}-(?:{DAY_31}|{DAY_30}|{DAY_28})|{LEAP_YEAR}-02-29)")
+}
+
+fn time() -> String {
+    "(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\\.[0-9]+)?(?:[zZ]|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])".into()
+}
+
+const OCTET: &str = "(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])";
+
+fn ipv4() -> String {
+    format!("{OCTET}(?:\\.{OCTET}){{3}}")
+}
+
+fn ipv6() -> String {
+    let h = "[0-9a-fA-F]{1,4}";
+    let tail = format!("(?:{h}:{h}|{})", ipv4());
+    let forms = [
+        format!("(?:{h}:){{6}}{tail}"),
+        format!("::(?:{h}:){{5}}{tail}"),
+        format!("(?:{h})?::(?:{h}:){{4}}{tail}"),
+        format!("(?:(?:{h}:){{0,1}}{h})?::(?:{h}:){{3}}{tail}"),
+        format!("(?:(?:{h}:){{0,2}}{h})?::(?:{h}:){{2}}{tail}"),
+        format!("(?:(?:{h}:){{0,3}}{h})?::{h}:{tail}"),
+        format!("(?:(?:{h}:){{0,4}}{h})?::{tail}"),
+        format!("(?:(?:{h}:){{0,5}}{h})?::{h}"),
+        format!("(?:(?:{h}:){{0,6}}{h})?::"),
+    ];
+    format!("(?:{})", forms.join("|"))
+}
+
+const UNRESERVED: &str = "A-Za-z0-9\\-._~";
+const SUB_DELIMS: &str = "!$&'()*+,;=";
+
+fn pct(class: &str) -> String {
+    format!("(?:[{class}]|%[0-9A-Fa-f]{{2}})")
+}
+
+/// RFC 3986 `URI` (`relative == false`) or `URI-reference`.
+fn uri(relative: bool) -> String {
+    let pchar = pct(&format!("{UNRESERVED}{SUB_DELIMS}:@"));
+    let segment = format!("{pchar}*");
+    let segment_nz = format!("{pchar}+");
+    let segment_nz_nc = format!("{}+", pct(&format!("{UNRESERVED}{SUB_DELIMS}@")));
+    let userinfo = format!("{}*", pct(&format!("{UNRESERVED}{SUB_DELIMS}:")));
+    let reg_name = format!("{}*", pct(&format!("{UNRESERVED}{SUB_DELIMS}")));
+    let ip_literal = format!("\\[(?:{}|[vV][0-9A-Fa-f]+\\.[{UNRESERVED}{SUB_DELIMS}:]+)\\]", ipv6());
+    let authority = format!("(?:{userinfo}@)?(?:{ip_literal}|{reg_name})(?::[0-9]*)?");
+    let path_abempty = format!("(?:/{segment})*");
+    let path_absolute = format!("/(?:{segment_nz}(?:/{segment})*)?");
+    let query = format!("(?:{pchar}|[/?])*");
+    let suffix = format!("(?:\\?{query})?(?:#{query})?");
+    let hier = format!("//{authority}{path_abempty}|{path_absolute}|{segment_nz}(?:/{segment})*|");
+    let absolute = format!("[A-Za-z][A-Za-z0-9+\\-.]*:(?:{hier}){suffix}");
+    if !relative {
+        return absolute;
+    }
+    let relative_part = format!("//{authority}{path_abempty}|{path_absolute}|{segment_nz_nc}(?:/{segment})*|");
+    format!("{absolute}|(?:{relative_part}){suffix}")
+}
+
+fn duration() -> String {
+    let n = "[0-9]+";
+    let date_part = format!("(?:{n}Y(?:{n}M)?(?:{n}D)?|{n}M(?:{n}D)?|{n}D)");
+    let time_part = format!("T(?:{n}H(?:{n}M)?(?:{n}S)?|{n}M(?:{n}S)?|{n}S)");
+    format!("P(?:{date_part}(?:{time_part})?|{time_part}|{n}W)")
+}
+
+/// The language of `format`.
+pub(super) fn format(name: &str) -> Format {
+    let label = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
+    let regexes = match name {
+        "date" => vec![date()],
+        "time" => vec![time()],
+        "date-time" => vec![format!("{}[tT]{}", date(), time())],
+        "duration" => vec![duration()],
+        "email" | "idn-email" => vec!["(?s:.*@.*)".into()],
+        "hostname" => vec![format!("{label}(?:\\.{label})*\\.?"), "(?s:.{1,253})".into()],
+        "ipv4" => vec![ipv4()],
+        "ipv6" => vec![ipv6()],
+        "uri" => vec![uri(false)],
+        "uri-reference" => vec![uri(true)],
+        "uuid" => vec!["[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}".into()],
+        "json-pointer" => vec!["(?:/(?:[^~/]|~[01])*)*".into()],
+        "relative-json-pointer" => vec!["(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*)*)".into()],
+        "regex" | "iri" | "iri-reference" | "uri-template" | "idn-hostname" => return Format::Unsupported,
+        _ => return Format::Annotation,
+    };
+    Format::Regexes(regexes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(name: &str, text: &str) -> bool {
+        let Format::Regexes(regexes) = format(name) else { panic!("{name} is not enforced") };
+        regexes.iter().all(|r| regex::Regex::new(&format!("^(?:{r})$")).unwrap().is_match(text))
+    }
+
+    #[test]
+    fn formats_accept_and_reject_typical_values() {
+        let cases = [
+            ("date", "2024-02-29", true),
+            ("date", "2023-02-29", false),
+            ("date", "2000-02-29", true),
+            ("date", "1900-02-29", false),
+            ("date", "2023-04-31", false),
+            ("date-time", "2023-04-30T12:00:00.5Z", true),
+            ("date-time", "2023-04-30t12:00:00+01:00", true),
+            ("date-time", "2023-04-30T24:00:00Z", false),
+            ("date-time", "2023-04-30T12:00:00", false),
+            ("time", "23:59:59-05:30", true),
+            ("duration", "P1Y2M3DT4H5M6S", true),
+            ("duration", "PT", false),
+            ("duration", "P3W", true),
+            ("email", "a@b.c", true),
+            ("email", "ab.c", false),
+            ("hostname", "example.com", true),
+            ("hostname", "-bad.com", false),
+            ("ipv4", "192.168.0.1", true),
+            ("ipv4", "192.168.0.01", false),
+            ("ipv4", "256.1.1.1", false),
+            ("ipv6", "::1", true),
+            ("ipv6", "2001:db8::ff00:42:8329", true),
+            ("ipv6", "::ffff:192.0.2.128", true),
+            ("ipv6", "1:2:3:4:5:6:7:8:9", false),
+            ("uri", "https://example.com/a?b=c#d", true),
+            ("uri", "urn:isbn:0451450523", true),
+            ("uri", "http://[::1]:80/", true),
+            ("uri", "//example.com", false),
+            ("uri", "http://a b", false),
+            ("uri", "http://a:b", false),
+            ("uri-reference", "../a/b?c", true),
+            ("uri-reference", "#frag", true),
+            ("uuid", "123e4567-e89b-12d3-a456-426614174000", true),
+            ("uuid", "123e4567e89b12d3a456426614174000", false),
+            ("json-pointer", "/a~1b/0", true),
+            ("json-pointer", "a", false),
+        ];
+        for (name, text, expected) in cases {
+            assert_eq!(check(name, text), expected, "{name} {text:?}");
+        }
+        assert!(matches!(format("regex"), Format::Unsupported));
+        assert!(matches!(format("int32"), Format::Annotation));
+    }
+}

@@ -1,0 +1,232 @@
+//! JSON Schema front-end: a schema in, a [`Grammar`] of the JSON texts it accepts out.
+//!
+//! [`Grammar::from_json_schema`] compiles drafts 4, 6, 7, 2019-09 and 2020-12 (the
+//! draft named by `$schema`, 2020-12 when there is none). The grammar accepts a JSON
+//! text exactly when it is valid against the schema, within the limits below; a keyword
+//! the compiler cannot enforce is an [`Error::Schema`](crate::Error::Schema) naming it
+//! and where it is, never a silently looser grammar. `docs/json-schema.md` lists the
+//! keywords.
+//!
+//! The stages, one module each:
+//! - `normalize`: `$ref`, `allOf`, `anyOf`, `oneOf` to unions of combinator-free
+//!   schemas; exactness checks for `oneOf`;
+//! - `emit`: those schemas to productions, one nonterminal per schema and `$ref`;
+//! - `strings`, `numbers`, `formats`: string and number constraints as regexes over
+//!   JSON spellings, intersected by the lexer ([`TerminalPattern::Compound`]).
+//!
+//! Where the grammar is narrower than the schema (it never is wider):
+//! - properties appear in the order the schema declares them, undeclared ones after;
+//! - constrained strings (by `pattern`, `format`, length, `enum` or as object keys) are
+//!   spelled canonically (characters as themselves except `"`, `\` and control
+//!   characters); numbers with bounds or `multipleOf` in plain decimal notation.
+//!
+//! [`TerminalPattern::Compound`]: crate::ir::TerminalPattern::Compound
+//!
+//! # Example
+//! ```
+//! use stackmask::Grammar;
+//!
+//! let grammar = Grammar::from_json_schema(r#"{
+//!     "type": "object",
+//!     "properties": {"name": {"type": "string"}, "age": {"type": "integer", "minimum": 0}},
+//!     "required": ["name"],
+//!     "additionalProperties": false
+//! }"#).unwrap();
+//! assert!(grammar.productions.len() > 5);
+//!
+//! let err = Grammar::from_json_schema(r#"{"type": "object", "if": {"required": ["a"]}}"#).unwrap_err();
+//! assert_eq!(err.to_string(), "JSON Schema error at #: `if` is not supported");
+//! ```
+
+mod emit;
+mod formats;
+mod normalize;
+mod numbers;
+mod strings;
+#[cfg(test)]
+mod tests;
+
+use crate::error::{Error, LimitKind, Result};
+use crate::ir::{Grammar, GrammarLimits};
+use serde_json::Value;
+
+/// Whitespace between JSON tokens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Whitespace {
+    /// Any JSON whitespace between tokens (the default).
+    #[default]
+    Flexible,
+    /// None at all: the most compact spelling.
+    Compact,
+}
+
+/// How `oneOf` is compiled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OneOf {
+    /// Exactly one branch must match. Branches must be provably disjoint (by type,
+    /// `enum`/`const` values, a required discriminator property, a property one branch
+    /// forbids and the other requires, or ranges); otherwise compiling fails.
+    #[default]
+    Exact,
+    /// A `oneOf` whose branches may overlap is compiled as `anyOf` and listed in
+    /// [`SchemaGrammar::approximated`]: the grammar may accept values that match two
+    /// branches.
+    AsAnyOf,
+}
+
+/// Options for [`compile_json_schema`].
+///
+/// # Example
+/// ```
+/// use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, OneOf};
+///
+/// let schema = r#"{"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}"#;
+/// assert!(compile_json_schema(schema, &JsonSchemaOptions::default()).is_err());
+/// let options = JsonSchemaOptions { one_of: OneOf::AsAnyOf, ..JsonSchemaOptions::default() };
+/// let compiled = compile_json_schema(schema, &options).unwrap();
+/// assert_eq!(compiled.approximated, ["#/oneOf"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct JsonSchemaOptions {
+    /// Whitespace between tokens. Default [`Whitespace::Flexible`].
+    pub whitespace: Whitespace,
+    /// `oneOf` semantics. Default [`OneOf::Exact`].
+    pub one_of: OneOf,
+    /// Limits checked while building the grammar.
+    pub limits: GrammarLimits,
+    /// Longest schema text accepted, in bytes. Default 4 MiB.
+    pub max_schema_bytes: usize,
+    /// Most simple schemas one schema may expand to when `allOf`, `anyOf` and `oneOf`
+    /// distribute over each other. Default 1,024.
+    pub max_alternatives: usize,
+    /// Largest `minItems`/`maxItems` compiled (each count is a rule). Default 1,024.
+    pub max_repetition: usize,
+}
+
+impl Default for JsonSchemaOptions {
+    fn default() -> Self {
+        JsonSchemaOptions {
+            whitespace: Whitespace::Flexible,
+            one_of: OneOf::Exact,
+            limits: GrammarLimits::default(),
+            max_schema_bytes: 4 << 20,
+            max_alternatives: 1024,
+            max_repetition: 1024,
+        }
+    }
+}
+
+/// A compiled schema: the grammar, and what it approximates.
+#[derive(Clone, Debug)]
+pub struct SchemaGrammar {
+    /// The grammar of the valid JSON texts.
+    pub grammar: Grammar,
+    /// JSON pointers of the `oneOf`s compiled as `anyOf` ([`OneOf::AsAnyOf`] only).
+    pub approximated: Vec<String>,
+}
+
+/// The JSON Schema draft, which decides how `$ref` siblings and `exclusiveMinimum`
+/// read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Draft {
+    Draft4,
+    Draft6,
+    Draft7,
+    Draft2019,
+    Draft2020,
+}
+
+impl Draft {
+    fn of(schema: &Value) -> Draft {
+        let uri = schema.get("$schema").and_then(Value::as_str).unwrap_or("");
+        if uri.contains("draft-04") || uri.contains("draft-03") {
+            Draft::Draft4
+        } else if uri.contains("draft-06") {
+            Draft::Draft6
+        } else if uri.contains("draft-07") {
+            Draft::Draft7
+        } else if uri.contains("2019-09") {
+            Draft::Draft2019
+        } else {
+            Draft::Draft2020
+        }
+    }
+
+    /// Drafts 4 to 7 ignore the keywords beside a `$ref`.
+    fn ignores_ref_siblings(self) -> bool {
+        matches!(self, Draft::Draft4 | Draft::Draft6 | Draft::Draft7)
+    }
+}
+
+/// Compiles a JSON Schema to a grammar, reporting approximations.
+///
+/// # Errors
+/// [`Error::Schema`] for text that is not JSON, a malformed schema, or a keyword or
+/// value that cannot be enforced (with the JSON pointer of the schema that uses it);
+/// [`Error::Limit`] when the text or the grammar is too large;
+/// [`Error::EmptyLanguage`] when no JSON value is valid.
+///
+/// # Example
+/// ```
+/// use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+///
+/// let compiled = compile_json_schema(r#"{"enum": ["red", "green"]}"#, &JsonSchemaOptions::default()).unwrap();
+/// assert!(compiled.approximated.is_empty());
+/// ```
+pub fn compile_json_schema(text: &str, options: &JsonSchemaOptions) -> Result<SchemaGrammar> {
+    if text.len() > options.max_schema_bytes {
+        return Err(Error::Limit { kind: LimitKind::GrammarBytes, value: text.len(), limit: options.max_schema_bytes });
+    }
+    let root: Value = serde_json::from_str(text).map_err(|e| Error::Schema {
+        pointer: "#".into(),
+        reason: format!("not valid JSON: {e}"),
+    })?;
+    compile_json_schema_value(&root, options)
+}
+
+/// [`compile_json_schema`] for a schema already parsed.
+///
+/// # Errors
+/// As [`compile_json_schema`].
+pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> Result<SchemaGrammar> {
+    let schemas = normalize::Schemas {
+        root,
+        draft: Draft::of(root),
+        options,
+        approximated: std::cell::RefCell::new(Vec::new()),
+    };
+    let grammar = emit::Emitter::new(&schemas, options.whitespace).finish()?;
+    let mut approximated = schemas.approximated.into_inner();
+    approximated.sort();
+    approximated.dedup();
+    Ok(SchemaGrammar { grammar, approximated })
+}
+
+impl Grammar {
+    /// Compiles a JSON Schema with default options: exact `oneOf`, flexible whitespace.
+    ///
+    /// See the [module documentation](crate::frontend::json_schema).
+    ///
+    /// # Errors
+    /// As [`compile_json_schema`].
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::Grammar;
+    ///
+    /// let grammar = Grammar::from_json_schema(r#"{"type": "array", "items": {"type": "integer"}}"#).unwrap();
+    /// assert!(!grammar.productions.is_empty());
+    /// ```
+    pub fn from_json_schema(text: &str) -> Result<Grammar> {
+        Self::from_json_schema_with(text, &JsonSchemaOptions::default())
+    }
+
+    /// Compiles a JSON Schema with the given options. Approximated `oneOf`s (with
+    /// [`OneOf::AsAnyOf`]) are not reported; use [`compile_json_schema`] to see them.
+    ///
+    /// # Errors
+    /// As [`compile_json_schema`].
+    pub fn from_json_schema_with(text: &str, options: &JsonSchemaOptions) -> Result<Grammar> {
+        compile_json_schema(text, options).map(|compiled| compiled.grammar)
+    }
+}

@@ -1,0 +1,507 @@
+//! Schemas to unions of combinator-free schemas.
+//!
+//! [`Schemas::flatten`] rewrites a schema as a list of *simple* schemas (keyword maps
+//! without `$ref`, `allOf`, `anyOf` or `oneOf`) whose union is the schema's language:
+//! `allOf` and `$ref` siblings merge keyword by keyword ([`merge`]), `anyOf` and `oneOf`
+//! distribute. `oneOf` is exact when its branches are pairwise disjoint, which
+//! [`Schemas::disjoint`] proves from types, `enum`/`const` values, required
+//! discriminator properties, forbidden properties and ranges. When it cannot prove it,
+//! compiling fails, or (with [`OneOf::AsAnyOf`](super::OneOf::AsAnyOf)) the `oneOf` is
+//! recorded as approximated and compiled as `anyOf`.
+//!
+//! Inside a simple schema, `const` is a one-value `enum`, `type` is a [`Types`] set
+//! kept as the bits of a [`Types`] set, and `pattern`, `format` and `not` are arrays (an `allOf`
+//! of two patterns keeps both; the lexer intersects them).
+
+use super::{Draft, JsonSchemaOptions, OneOf};
+use crate::error::{Error, Result};
+use serde_json::{Map, Value};
+
+/// A schema without `$ref`, `allOf`, `anyOf`, `oneOf`, normalized as described above.
+pub(super) type Simple = Map<String, Value>;
+
+/// Keywords that only annotate: ignored by the compiler.
+pub(super) const ANNOTATIONS: &[&str] = &[
+    "$schema", "$id", "id", "$comment", "$anchor", "$vocabulary", "title", "description", "default", "examples",
+    "example", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "definitions", "$defs",
+];
+
+/// The set of JSON types a schema admits. `INTEGER` and `FRACTION` split `number`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Types(pub u8);
+
+impl Types {
+    pub const NULL: Types = Types(1);
+    pub const BOOLEAN: Types = Types(2);
+    pub const INTEGER: Types = Types(4);
+    /// Numbers that are not integers.
+    pub const FRACTION: Types = Types(8);
+    pub const STRING: Types = Types(16);
+    pub const ARRAY: Types = Types(32);
+    pub const OBJECT: Types = Types(64);
+    pub const ALL: Types = Types(127);
+    pub const NUMBER: Types = Types(4 | 8);
+
+    pub fn contains(self, other: Types) -> bool {
+        self.0 & other.0 == other.0
+    }
+    pub fn intersects(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+    pub fn and(self, other: Types) -> Types {
+        Types(self.0 & other.0)
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn named(name: &str) -> Option<Types> {
+        Some(match name {
+            "null" => Types::NULL,
+            "boolean" => Types::BOOLEAN,
+            "integer" => Types::INTEGER,
+            "number" => Types::NUMBER,
+            "string" => Types::STRING,
+            "array" => Types::ARRAY,
+            "object" => Types::OBJECT,
+            _ => return None,
+        })
+    }
+
+    /// The type of a JSON value.
+    pub fn of(value: &Value) -> Types {
+        match value {
+            Value::Null => Types::NULL,
+            Value::Bool(_) => Types::BOOLEAN,
+            Value::Number(n) if n.is_i64() || n.is_u64() || n.as_f64().is_some_and(|f| f.fract() == 0.0) => {
+                Types::INTEGER
+            }
+            Value::Number(_) => Types::FRACTION,
+            Value::String(_) => Types::STRING,
+            Value::Array(_) => Types::ARRAY,
+            Value::Object(_) => Types::OBJECT,
+        }
+    }
+
+    /// The types a simple schema admits, from `type` and `enum`.
+    pub fn of_simple(simple: &Simple) -> Types {
+        let mut types = match simple.get("type").and_then(Value::as_u64) {
+            Some(bits) => Types(bits as u8),
+            None => Types::ALL,
+        };
+        if let Some(Value::Array(values)) = simple.get("enum") {
+            types = types.and(Types(values.iter().fold(0, |acc, v| acc | Types::of(v).0)));
+        }
+        types
+    }
+}
+
+/// The schema document, with what resolving and flattening need.
+pub(super) struct Schemas<'a> {
+    pub root: &'a Value,
+    pub draft: Draft,
+    pub options: &'a JsonSchemaOptions,
+    /// JSON pointers of the `oneOf`s compiled as `anyOf`.
+    pub approximated: std::cell::RefCell<Vec<String>>,
+}
+
+/// How deep `$ref`s and combinators may nest while flattening.
+const MAX_FLATTEN_DEPTH: usize = 64;
+
+impl<'a> Schemas<'a> {
+    pub fn error(at: &str, reason: impl Into<String>) -> Error {
+        Error::Schema { pointer: if at.is_empty() { "#".into() } else { at.to_string() }, reason: reason.into() }
+    }
+
+    /// The target of a `$ref`, and its pointer.
+    pub fn resolve(&self, reference: &str, at: &str) -> Result<(&'a Value, String)> {
+        let local = self.local_part(reference).ok_or_else(|| {
+            Self::error(at, format!("$ref {reference:?} is not a reference inside this document"))
+        })?;
+        let decoded = percent_decode(local);
+        let target = if decoded.is_empty() { Some(self.root) } else { self.root.pointer(&decoded) };
+        target
+            .map(|v| (v, format!("#{decoded}")))
+            .ok_or_else(|| Self::error(at, format!("$ref {reference:?} points to nothing")))
+    }
+
+    /// The JSON pointer of a reference into this document: `#/...`, or the root's own
+    /// id followed by `#/...`.
+    fn local_part<'r>(&self, reference: &'r str) -> Option<&'r str> {
+        if let Some(pointer) = reference.strip_prefix('#') {
+            return (pointer.is_empty() || pointer.starts_with('/')).then_some(pointer);
+        }
+        let id = self.root.get("$id").or_else(|| self.root.get("id")).and_then(Value::as_str)?;
+        let rest = reference.strip_prefix(id.trim_end_matches('#'))?;
+        let pointer = rest.strip_prefix('#').unwrap_or(rest);
+        (pointer.is_empty() || pointer.starts_with('/')).then_some(pointer)
+    }
+
+    /// The target pointer when `schema` is nothing but a reference (annotations aside),
+    /// or when this draft ignores a reference's siblings.
+    pub fn plain_ref(&self, schema: &Value, at: &str) -> Result<Option<String>> {
+        let Value::Object(map) = schema else { return Ok(None) };
+        let Some(reference) = map.get("$ref") else { return Ok(None) };
+        let reference = reference.as_str().ok_or_else(|| Self::error(at, "$ref must be a string"))?;
+        let only_ref = map.keys().all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()));
+        if only_ref || self.draft.ignores_ref_siblings() {
+            return Ok(Some(self.resolve(reference, at)?.1));
+        }
+        Ok(None)
+    }
+
+    /// `schema` as a union of simple schemas.
+    pub fn flatten(&self, schema: &Value, at: &str) -> Result<Vec<Simple>> {
+        self.flatten_at(schema, at, 0)
+    }
+
+    fn flatten_at(&self, schema: &Value, at: &str, depth: usize) -> Result<Vec<Simple>> {
+        if depth > MAX_FLATTEN_DEPTH {
+            return Err(Self::error(at, format!("$ref and combinators nest deeper than {MAX_FLATTEN_DEPTH} (a cycle through allOf, anyOf or oneOf?)")));
+        }
+        let map = match schema {
+            Value::Bool(true) => return Ok(vec![Simple::new()]),
+            Value::Bool(false) => return Ok(Vec::new()),
+            Value::Object(map) => map,
+            _ => return Err(Self::error(at, "a schema must be an object or a boolean")),
+        };
+        if let Some(reference) = map.get("$ref") {
+            let reference = reference.as_str().ok_or_else(|| Self::error(at, "$ref must be a string"))?;
+            let (target, pointer) = self.resolve(reference, at)?;
+            let target = self.flatten_at(target, &pointer, depth + 1)?;
+            if self.draft.ignores_ref_siblings() {
+                return Ok(target);
+            }
+            let base = self.base(map, at)?;
+            return self.combinators(map, at, depth, self.product(vec![base], target, at)?);
+        }
+        let base = self.base(map, at)?;
+        self.combinators(map, at, depth, vec![base])
+    }
+
+    /// The keywords of `map` other than the combinators, normalized.
+    fn base(&self, map: &Map<String, Value>, at: &str) -> Result<Simple> {
+        let mut base = Simple::new();
+        for (k, v) in map {
+            if !matches!(k.as_str(), "allOf" | "anyOf" | "oneOf" | "$ref") && !ANNOTATIONS.contains(&k.as_str()) {
+                base.insert(k.clone(), v.clone());
+            }
+        }
+        normalize_keywords(&mut base, self.draft, at)?;
+        Ok(base)
+    }
+
+    fn combinators(&self, map: &Map<String, Value>, at: &str, depth: usize, mut acc: Vec<Simple>) -> Result<Vec<Simple>> {
+        if let Some(all) = map.get("allOf") {
+            for (i, sub) in schema_list(all, at, "allOf")?.iter().enumerate() {
+                let sub = self.flatten_at(sub, &format!("{at}/allOf/{i}"), depth + 1)?;
+                acc = self.product(acc, sub, at)?;
+            }
+        }
+        if let Some(any) = map.get("anyOf") {
+            let mut union = Vec::new();
+            for (i, sub) in schema_list(any, at, "anyOf")?.iter().enumerate() {
+                union.extend(self.flatten_at(sub, &format!("{at}/anyOf/{i}"), depth + 1)?);
+            }
+            acc = self.product(acc, union, at)?;
+        }
+        if let Some(one) = map.get("oneOf") {
+            let mut branches = Vec::new();
+            for (i, sub) in schema_list(one, at, "oneOf")?.iter().enumerate() {
+                let branch = self.flatten_at(sub, &format!("{at}/oneOf/{i}"), depth + 1)?;
+                branches.push(self.product(acc.clone(), branch, at)?);
+            }
+            self.check_exclusive(&branches, &format!("{at}/oneOf"))?;
+            acc = branches.into_iter().flatten().collect();
+        }
+        Ok(acc)
+    }
+
+    /// Fails (or records the approximation) unless the `oneOf` branches are pairwise
+    /// disjoint.
+    fn check_exclusive(&self, branches: &[Vec<Simple>], at: &str) -> Result<()> {
+        for i in 0..branches.len() {
+            for j in i + 1..branches.len() {
+                let disjoint = branches[i].iter().all(|a| branches[j].iter().all(|b| self.disjoint(a, b, 0)));
+                if disjoint {
+                    continue;
+                }
+                return match self.options.one_of {
+                    OneOf::Exact => Err(Self::error(
+                        at,
+                        format!(
+                            "oneOf branches {i} and {j} may both match one value, and exactly-one cannot be \
+                             enforced here (compile with OneOf::AsAnyOf to treat this oneOf as anyOf)"
+                        ),
+                    )),
+                    OneOf::AsAnyOf => {
+                        self.approximated.borrow_mut().push(at.to_string());
+                        Ok(())
+                    }
+                };
+            }
+        }
+        Ok(())
+    }
+
+    /// Every merge of one schema of `a` with one of `b`, dropping the unsatisfiable.
+    fn product(&self, a: Vec<Simple>, b: Vec<Simple>, at: &str) -> Result<Vec<Simple>> {
+        if a.len() * b.len() > self.options.max_alternatives {
+            return Err(Self::error(
+                at,
+                format!(
+                    "combinators expand to {} alternatives, more than the limit of {}",
+                    a.len() * b.len(),
+                    self.options.max_alternatives
+                ),
+            ));
+        }
+        let mut out = Vec::with_capacity(a.len() * b.len());
+        for x in &a {
+            for y in &b {
+                if let Some(m) = merge(x, y, at)? {
+                    out.push(m);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether no value satisfies both `a` and `b` (`false`: not proven).
+    pub fn disjoint(&self, a: &Simple, b: &Simple, depth: usize) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        let common = Types::of_simple(a).and(Types::of_simple(b));
+        if common.is_empty() {
+            return true;
+        }
+        if let (Some(Value::Array(x)), Some(Value::Array(y))) = (a.get("enum"), b.get("enum")) {
+            if !x.iter().any(|v| y.contains(v)) {
+                return true;
+            }
+        }
+        let per_type = [
+            (Types::NULL, false),
+            (Types::BOOLEAN, false),
+            (Types::INTEGER, ranges_disjoint(a, b, "minimum", "maximum")),
+            (Types::FRACTION, ranges_disjoint(a, b, "minimum", "maximum")),
+            (Types::STRING, ranges_disjoint(a, b, "minLength", "maxLength")),
+            (Types::ARRAY, ranges_disjoint(a, b, "minItems", "maxItems")),
+            (Types::OBJECT, self.objects_disjoint(a, b, depth)),
+        ];
+        per_type.iter().all(|&(t, disjoint)| !common.intersects(t) || disjoint)
+    }
+
+    /// Objects that a required property tells apart, or of which one forbids a property
+    /// the other requires.
+    fn objects_disjoint(&self, a: &Simple, b: &Simple, depth: usize) -> bool {
+        let forbids = |x: &Simple, y: &Simple| {
+            let closed = x.get("additionalProperties") == Some(&Value::Bool(false)) && !x.contains_key("patternProperties");
+            closed && required(y).any(|name| property(x, name).is_none())
+        };
+        if forbids(a, b) || forbids(b, a) {
+            return true;
+        }
+        required(a).filter(|name| required(b).any(|n| n == *name)).any(|name| {
+            let (Some(x), Some(y)) = (property(a, name), property(b, name)) else { return false };
+            let (Ok(xs), Ok(ys)) = (self.flatten(x, ""), self.flatten(y, "")) else { return false };
+            xs.iter().all(|p| ys.iter().all(|q| self.disjoint(p, q, depth + 1)))
+        })
+    }
+}
+
+fn required(s: &Simple) -> impl Iterator<Item = &str> {
+    s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
+}
+
+fn property<'s>(s: &'s Simple, name: &str) -> Option<&'s Value> {
+    s.get("properties").and_then(|p| p.get(name))
+}
+
+/// Whether the `[min, max]` ranges of two schemas (inclusive bounds) cannot meet.
+fn ranges_disjoint(a: &Simple, b: &Simple, min: &str, max: &str) -> bool {
+    let lo = |s: &Simple| s.get(min).and_then(Value::as_f64).unwrap_or(f64::NEG_INFINITY);
+    let hi = |s: &Simple| s.get(max).and_then(Value::as_f64).unwrap_or(f64::INFINITY);
+    hi(a) < lo(b) || hi(b) < lo(a)
+}
+
+fn schema_list<'v>(value: &'v Value, at: &str, keyword: &str) -> Result<&'v Vec<Value>> {
+    match value {
+        Value::Array(list) if !list.is_empty() => Ok(list),
+        _ => Err(Schemas::error(at, format!("{keyword} must be a non-empty array of schemas"))),
+    }
+}
+
+/// Puts one simple schema's keywords in the forms [`merge`] and the emitter expect.
+fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
+    if let Some(value) = s.remove("const") {
+        let value = match s.remove("enum") {
+            Some(Value::Array(values)) if !values.contains(&value) => Value::Array(Vec::new()),
+            _ => Value::Array(vec![value]),
+        };
+        s.insert("enum".into(), value);
+    }
+    if let Some(t) = s.get("type") {
+        let types = match t {
+            Value::String(name) => Types::named(name).ok_or_else(|| Schemas::error(at, format!("unknown type {name:?}")))?,
+            Value::Array(names) => {
+                let mut types = Types(0);
+                for n in names {
+                    let name = n.as_str().ok_or_else(|| Schemas::error(at, "type names must be strings"))?;
+                    types = Types(types.0 | Types::named(name).ok_or_else(|| Schemas::error(at, format!("unknown type {name:?}")))?.0);
+                }
+                types
+            }
+            _ => return Err(Schemas::error(at, "type must be a string or an array of strings")),
+        };
+        let nullable = s.get("nullable") == Some(&Value::Bool(true));
+        let types = if nullable { Types(types.0 | Types::NULL.0) } else { types };
+        s.insert("type".into(), Value::from(types.0));
+    }
+    s.remove("nullable");
+    if draft == Draft::Draft4 {
+        for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+            if let Some(Value::Bool(exclusive)) = s.get(flag).cloned() {
+                s.remove(flag);
+                if exclusive {
+                    if let Some(value) = s.remove(bound) {
+                        s.insert(flag.into(), value);
+                    }
+                }
+            }
+        }
+    }
+    for keyword in ["pattern", "format", "not"] {
+        if let Some(v) = s.remove(keyword) {
+            s.insert(keyword.into(), Value::Array(vec![v]));
+        }
+    }
+    Ok(())
+}
+
+/// The conjunction of two simple schemas, keyword by keyword; `None` when nothing
+/// satisfies both.
+pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
+    let mut out = a.clone();
+    for (k, vb) in b {
+        let Some(va) = out.get(k) else {
+            out.insert(k.clone(), vb.clone());
+            continue;
+        };
+        if va == vb {
+            continue;
+        }
+        let merged = match k.as_str() {
+            "type" => {
+                let t = Types(va.as_u64().unwrap_or(0) as u8).and(Types(vb.as_u64().unwrap_or(0) as u8));
+                if t.is_empty() {
+                    return Ok(None);
+                }
+                Value::from(t.0)
+            }
+            "enum" => {
+                let (Value::Array(x), Value::Array(y)) = (va, vb) else {
+                    return Err(Schemas::error(at, "enum must be an array"));
+                };
+                let both: Vec<Value> = x.iter().filter(|v| y.contains(v)).cloned().collect();
+                if both.is_empty() {
+                    return Ok(None);
+                }
+                Value::Array(both)
+            }
+            "properties" | "patternProperties" => merge_maps(va, vb),
+            "required" | "pattern" | "format" | "not" => {
+                let mut list = va.as_array().cloned().unwrap_or_default();
+                for v in vb.as_array().into_iter().flatten() {
+                    if !list.contains(v) {
+                        list.push(v.clone());
+                    }
+                }
+                Value::Array(list)
+            }
+            "additionalProperties" | "items" | "additionalItems" | "propertyNames" | "contains" => {
+                serde_json::json!({ "allOf": [va, vb] })
+            }
+            "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties" => {
+                if va.as_f64() >= vb.as_f64() { va.clone() } else { vb.clone() }
+            }
+            "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" | "maxProperties" => {
+                if va.as_f64() <= vb.as_f64() { va.clone() } else { vb.clone() }
+            }
+            "uniqueItems" => Value::Bool(va == &Value::Bool(true) || vb == &Value::Bool(true)),
+            _ => {
+                return Err(Schemas::error(at, format!("allOf combines two different values of `{k}`, which is not supported")))
+            }
+        };
+        out.insert(k.clone(), merged);
+    }
+    scope_additional_properties(&mut out, a, b, at)?;
+    scope_additional_properties(&mut out, b, a, at)?;
+    Ok(Some(out))
+}
+
+/// In `allOf`, `x`'s `additionalProperties` also applies to the properties only `y`
+/// declares.
+fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &str) -> Result<()> {
+    let Some(additional) = x.get("additionalProperties") else { return Ok(()) };
+    if additional == &Value::Bool(true) {
+        return Ok(());
+    }
+    let own = x.get("properties").and_then(Value::as_object);
+    let foreign: Vec<String> = y
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|p| p.keys())
+        .chain(required(y).map(str::to_string).collect::<Vec<_>>().iter())
+        .filter(|name| own.is_none_or(|own| !own.contains_key(name.as_str())))
+        .cloned()
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    if x.contains_key("patternProperties") {
+        return Err(Schemas::error(at, "allOf combines patternProperties with properties declared in another branch"));
+    }
+    let properties = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(properties) = properties else {
+        return Err(Schemas::error(at, "properties must be an object"));
+    };
+    for name in foreign {
+        let declared = properties.get(&name).cloned().unwrap_or(Value::Bool(true));
+        properties.insert(name, serde_json::json!({ "allOf": [declared, additional] }));
+    }
+    Ok(())
+}
+
+fn merge_maps(a: &Value, b: &Value) -> Value {
+    let mut out = a.as_object().cloned().unwrap_or_default();
+    for (k, vb) in b.as_object().into_iter().flatten() {
+        let merged = match out.get(k) {
+            Some(va) if va != vb => serde_json::json!({ "allOf": [va, vb] }),
+            _ => vb.clone(),
+        };
+        out.insert(k.clone(), merged);
+    }
+    Value::Object(out)
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

@@ -1,0 +1,251 @@
+//! Numeric bounds as regular languages over JSON number spellings.
+//!
+//! A bounded number is spelled in plain decimal notation (`-?int(.frac)?`, no exponent):
+//! comparing an exponent spelling with a bound is not a regular property worth its
+//! size, and plain notation is what serializers write for the magnitudes schemas bound.
+//! Each bound is one regex; the lexer intersects them ([`TerminalPattern::Compound`]),
+//! so `minimum` and `maximum` together cost no more than each alone.
+//!
+//! [`TerminalPattern::Compound`]: crate::ir::TerminalPattern::Compound
+
+/// Any JSON number.
+pub(super) const ANY_NUMBER: &str = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?";
+/// Any JSON integer, in plain notation.
+pub(super) const ANY_INTEGER: &str = r"-?(?:0|[1-9][0-9]*)";
+/// Any number in plain decimal notation.
+pub(super) const PLAIN_NUMBER: &str = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?";
+
+const MAGNITUDE: &str = r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?";
+
+/// A non-negative decimal: integer digits without leading zeros, fraction digits
+/// without trailing zeros.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Decimal {
+    int: String,
+    frac: String,
+}
+
+impl Decimal {
+    /// Splits a finite `f64` into sign and magnitude, exactly as Rust prints it (Rust's
+    /// `Display` for floats never uses an exponent and round-trips).
+    fn of(value: f64) -> (bool, Decimal) {
+        let text = format!("{}", value.abs());
+        let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+        let int = int.trim_start_matches('0');
+        let int = if int.is_empty() { "0" } else { int };
+        (value < 0.0, Decimal { int: int.to_string(), frac: frac.trim_end_matches('0').to_string() })
+    }
+
+    fn is_zero(&self) -> bool {
+        self.int == "0" && self.frac.is_empty()
+    }
+}
+
+/// Which side of a bound is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Side {
+    /// `x >= bound` (`minimum`) or `x > bound` (`exclusiveMinimum`).
+    Above,
+    /// `x <= bound` (`maximum`) or `x < bound` (`exclusiveMaximum`).
+    Below,
+}
+
+/// The plain-notation numbers on `side` of `bound`; `strict` excludes the bound.
+/// `None` when the bound is not finite.
+pub(super) fn bound(side: Side, value: f64, strict: bool) -> Option<String> {
+    if !value.is_finite() {
+        return None;
+    }
+    let (negative, magnitude) = Decimal::of(value);
+    let negative = negative && !magnitude.is_zero();
+    // x >= v for v >= 0 is |x| >= v among non-negatives; for v < 0 it is every
+    // non-negative plus the negatives with |x| <= |v|. The other cases mirror it.
+    let regex = match (side, negative) {
+        (Side::Above, false) => {
+            let m = if strict { greater(&magnitude) } else { at_least(&magnitude) };
+            // -0 equals 0, which passes `>= 0` but not `> 0`; spell it only when allowed.
+            if magnitude.is_zero() && !strict {
+                format!("-?{MAGNITUDE_ZERO}|{m}")
+            } else {
+                m
+            }
+        }
+        (Side::Above, true) => {
+            let m = if strict { less(&magnitude) } else { at_most(&magnitude) };
+            format!("{MAGNITUDE}|-(?:{m})")
+        }
+        (Side::Below, false) => {
+            let m = if strict { less(&magnitude) } else { at_most(&magnitude) };
+            // -0 equals 0, which passes `<= 0` but not `< 0`.
+            let negatives = if magnitude.is_zero() && strict { greater(&magnitude) } else { MAGNITUDE.to_string() };
+            format!("-(?:{negatives})|{m}")
+        }
+        (Side::Below, true) => {
+            let m = if strict { greater(&magnitude) } else { at_least(&magnitude) };
+            format!("-(?:{m})")
+        }
+    };
+    Some(format!("(?:{regex})"))
+}
+
+/// Spellings of zero.
+const MAGNITUDE_ZERO: &str = r"0(?:\.0+)?";
+
+/// Magnitudes `>= d`.
+fn at_least(d: &Decimal) -> String {
+    format!("{}|{}{}", int_greater(&d.int), d.int, frac_at_least(&d.frac))
+}
+
+/// Magnitudes `> d`.
+fn greater(d: &Decimal) -> String {
+    format!("{}|{}{}", int_greater(&d.int), d.int, frac_greater(&d.frac))
+}
+
+/// Magnitudes `<= d`.
+fn at_most(d: &Decimal) -> String {
+    let mut alternatives = int_less(&d.int);
+    alternatives.push(format!("{}{}", d.int, frac_at_most(&d.frac)));
+    alternatives.join("|")
+}
+
+/// Magnitudes `< d`.
+fn less(d: &Decimal) -> String {
+    let mut alternatives = int_less(&d.int);
+    if let Some(f) = frac_less(&d.frac) {
+        alternatives.push(format!("{}{f}", d.int));
+    }
+    if alternatives.is_empty() {
+        // Nothing is below zero in magnitude.
+        return "[^\\x00-\\x{10FFFF}]".into();
+    }
+    alternatives.join("|")
+}
+
+/// Integer parts greater than `int`, any fraction.
+fn int_greater(int: &str) -> String {
+    let digits: Vec<u8> = int.bytes().map(|b| b - b'0').collect();
+    let n = digits.len();
+    let mut alternatives = vec![format!("[1-9][0-9]{{{n},}}")];
+    for k in 0..n {
+        if digits[k] < 9 {
+            let rest = n - k - 1;
+            alternatives.push(format!("{}[{}-9][0-9]{{{rest}}}", &int[..k], digits[k] + 1));
+        }
+    }
+    format!("(?:{})(?:\\.[0-9]+)?", alternatives.join("|"))
+}
+
+/// Integer parts less than `int`, any fraction (empty when `int` is 0).
+fn int_less(int: &str) -> Vec<String> {
+    let digits: Vec<u8> = int.bytes().map(|b| b - b'0').collect();
+    let n = digits.len();
+    let mut alternatives = Vec::new();
+    if n > 1 {
+        alternatives.push(format!("0|[1-9][0-9]{{0,{}}}", n - 2));
+    }
+    for k in 0..n {
+        let low = if k == 0 && n > 1 { 1 } else { 0 };
+        if digits[k] > low {
+            let rest = n - k - 1;
+            alternatives.push(format!("{}[{low}-{}][0-9]{{{rest}}}", &int[..k], digits[k] - 1));
+        }
+    }
+    alternatives.into_iter().map(|a| format!("(?:{a})(?:\\.[0-9]+)?")).collect()
+}
+
+/// Fractions (`.digits` or none) at least `0.frac`.
+fn frac_at_least(frac: &str) -> String {
+    if frac.is_empty() {
+        return r"(?:\.[0-9]+)?".into();
+    }
+    format!(r"\.(?:{}|{frac}[0-9]*)", frac_above_alternatives(frac).join("|"))
+}
+
+/// Fractions greater than `0.frac`.
+fn frac_greater(frac: &str) -> String {
+    if frac.is_empty() {
+        return r"\.[0-9]*[1-9][0-9]*".into();
+    }
+    format!(r"\.(?:{}|{frac}[0-9]*[1-9][0-9]*)", frac_above_alternatives(frac).join("|"))
+}
+
+/// Digit strings that exceed `frac` at their first difference.
+fn frac_above_alternatives(frac: &str) -> Vec<String> {
+    let digits: Vec<u8> = frac.bytes().map(|b| b - b'0').collect();
+    (0..digits.len())
+        .filter(|&k| digits[k] < 9)
+        .map(|k| format!("{}[{}-9][0-9]*", &frac[..k], digits[k] + 1))
+        .collect()
+}
+
+/// Fractions at most `0.frac`.
+fn frac_at_most(frac: &str) -> String {
+    if frac.is_empty() {
+        return r"(?:\.0+)?".into();
+    }
+    format!(r"(?:\.(?:{}|{frac}0*))?", frac_below_alternatives(frac).join("|"))
+}
+
+/// Fractions less than `0.frac`; `None` when `frac` is zero.
+fn frac_less(frac: &str) -> Option<String> {
+    if frac.is_empty() {
+        return None;
+    }
+    Some(format!(r"(?:\.(?:{}))?", frac_below_alternatives(frac).join("|")))
+}
+
+/// Digit strings below `frac`: smaller at the first difference, or a proper prefix
+/// followed by zeros (the last digit of `frac` is not zero).
+fn frac_below_alternatives(frac: &str) -> Vec<String> {
+    let digits: Vec<u8> = frac.bytes().map(|b| b - b'0').collect();
+    let mut alternatives: Vec<String> = (0..digits.len())
+        .filter(|&k| digits[k] > 0)
+        .map(|k| format!("{}[0-{}][0-9]*", &frac[..k], digits[k] - 1))
+        .collect();
+    alternatives.extend((0..digits.len()).map(|k| format!("{}0*", &frac[..k])).filter(|a| a != "0*"));
+    alternatives.push("0+".into());
+    alternatives
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matches(regex: &str, text: &str) -> bool {
+        regex::Regex::new(&format!("^(?:{regex})$")).unwrap().is_match(text)
+    }
+
+    /// Every plain spelling of a grid of values, checked against the comparison.
+    #[test]
+    fn bounds_agree_with_arithmetic_on_a_grid() {
+        let mut texts = Vec::new();
+        for int in ["0", "1", "2", "9", "10", "12", "99", "100", "123", "1000"] {
+            for frac in ["", ".0", ".00", ".05", ".5", ".50", ".25", ".255", ".9", ".99"] {
+                texts.push(format!("{int}{frac}"));
+                texts.push(format!("-{int}{frac}"));
+            }
+        }
+        for bound_value in [0.0, 1.0, 0.5, 0.25, 12.0, 12.5, 99.99, 100.0, -1.0, -0.5, -12.25, 1000.0] {
+            for side in [Side::Above, Side::Below] {
+                for strict in [false, true] {
+                    let regex = bound(side, bound_value, strict).unwrap();
+                    for text in &texts {
+                        let x: f64 = text.parse().unwrap();
+                        let expected = match (side, strict) {
+                            (Side::Above, false) => x >= bound_value,
+                            (Side::Above, true) => x > bound_value,
+                            (Side::Below, false) => x <= bound_value,
+                            (Side::Below, true) => x < bound_value,
+                        };
+                        assert_eq!(matches(&regex, text), expected, "{text} {side:?} {bound_value} strict={strict}: {regex}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn infinite_bounds_are_refused() {
+        assert_eq!(bound(Side::Above, f64::INFINITY, false), None);
+    }
+}

@@ -1,0 +1,235 @@
+//! String languages as regexes over JSON text: `pattern`, `format`, lengths, literals.
+//!
+//! A schema constrains the *decoded* string; the lexer reads its JSON spelling. Every
+//! regex built here describes the spelling, quotes included. Constrained strings are
+//! spelled canonically (as `json.dumps(..., ensure_ascii=False)` and `serde_json` write
+//! them): characters appear as themselves except `"`, `\` and the control characters,
+//! which use their short escape (`\n`) or `\u00XX`. Canonical spelling is one-to-one,
+//! so a set of decoded strings and its set of spellings have the same members, which is
+//! what makes "none of these names" and length bounds exact. Unconstrained strings
+//! accept every escape JSON allows.
+
+use crate::frontend::pyregex;
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
+
+/// Any JSON string, every escape allowed.
+pub(super) const ANY_STRING: &str = r#""(?:[^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*""#;
+
+/// One canonically spelled character.
+const CANONICAL_CHAR: &str = r#"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F])"#;
+
+/// A `pattern` or `format` translated to a regex over the string's spelling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct StringRegex(pub String);
+
+/// Strings whose length in characters is within `min..=max`.
+pub(super) fn length(min: u64, max: Option<u64>) -> String {
+    match max {
+        Some(max) => format!("\"{CANONICAL_CHAR}{{{min},{max}}}\""),
+        None => format!("\"{CANONICAL_CHAR}{{{min},}}\""),
+    }
+}
+
+/// The spelling of exactly `value`.
+pub(super) fn literal(value: &str) -> String {
+    let mut out = String::from("\"");
+    for c in value.chars() {
+        out.push_str(&regex_syntax::escape(&spell(c)));
+    }
+    out.push('"');
+    out
+}
+
+/// Strings that `pattern` (Python `re` syntax, as the reference validators use, with
+/// search semantics: unanchored unless it starts with `^` or ends with `$`) matches.
+pub(super) fn pattern(pattern: &str) -> Result<StringRegex, String> {
+    let translated = pyregex::translate(pattern, false)?;
+    let hir = regex_syntax::ParserBuilder::new()
+        .utf8(true)
+        .build()
+        .parse(&translated)
+        .map_err(|e| format!("pattern /{pattern}/ is not supported: {}", last_line(&e.to_string())))?;
+    let body = search(&hir).map_err(|reason| format!("pattern /{pattern}/: {reason}"))?;
+    Ok(StringRegex(format!("\"{body}\"")))
+}
+
+/// Strings in a fixed regular language written in `regex_syntax` syntax, fully
+/// anchored (the `format` regexes).
+pub(super) fn anchored(regex: &str) -> StringRegex {
+    let hir = regex_syntax::Parser::new().parse(regex).expect("format regexes are valid");
+    StringRegex(format!("\"{}\"", spelled(&hir).expect("format regexes have no anchors")))
+}
+
+/// The spelling-level regex of a search for `hir`: each alternative that anchors
+/// (after distributing alternations that contain anchors) is anchored where it starts
+/// with `^` or ends with `$`, and padded with any characters elsewhere.
+fn search(hir: &Hir) -> Result<String, String> {
+    let any = format!("{CANONICAL_CHAR}*");
+    let mut out = Vec::new();
+    for mut parts in anchor_alternatives(hir)? {
+        let starts = matches!(parts.first().map(Hir::kind), Some(HirKind::Look(Look::Start)));
+        if starts {
+            parts.remove(0);
+        }
+        let ends = matches!(parts.last().map(Hir::kind), Some(HirKind::Look(Look::End | Look::EndLF)));
+        if ends {
+            parts.pop();
+        }
+        let body = spelled(&Hir::concat(parts))?;
+        let head = if starts { "" } else { any.as_str() };
+        let tail = if ends { "" } else { any.as_str() };
+        out.push(format!("{head}(?:{body}){tail}"));
+    }
+    Ok(format!("(?:{})", out.join("|")))
+}
+
+/// Most alternatives that distributing anchored alternations may produce.
+const MAX_ANCHOR_ALTERNATIVES: usize = 64;
+
+/// `hir` as a union of concatenations, distributing the alternations and groups that
+/// contain anchors (so `^(a$|b)` becomes `^a$ | ^b`).
+fn anchor_alternatives(hir: &Hir) -> Result<Vec<Vec<Hir>>, String> {
+    if hir.properties().look_set().is_empty() {
+        return Ok(vec![vec![hir.clone()]]);
+    }
+    let out = match hir.kind() {
+        HirKind::Capture(c) => anchor_alternatives(&c.sub)?,
+        HirKind::Alternation(branches) => {
+            let mut out = Vec::new();
+            for b in branches {
+                out.extend(anchor_alternatives(b)?);
+            }
+            out
+        }
+        HirKind::Concat(parts) => {
+            let mut out: Vec<Vec<Hir>> = vec![Vec::new()];
+            for part in parts {
+                let options = anchor_alternatives(part)?;
+                let mut next = Vec::with_capacity(out.len() * options.len());
+                for prefix in &out {
+                    for option in &options {
+                        next.push(prefix.iter().chain(option).cloned().collect());
+                    }
+                }
+                out = next;
+                if out.len() > MAX_ANCHOR_ALTERNATIVES {
+                    return Err("too many anchored alternatives".into());
+                }
+            }
+            out
+        }
+        _ => vec![vec![hir.clone()]],
+    };
+    Ok(out)
+}
+
+/// The regex over spellings of the strings `hir` matches in full.
+fn spelled(hir: &Hir) -> Result<String, String> {
+    Ok(spell_hir(hir)?.to_string())
+}
+
+fn spell_hir(hir: &Hir) -> Result<Hir, String> {
+    Ok(match hir.kind() {
+        HirKind::Empty => Hir::empty(),
+        HirKind::Literal(literal) => {
+            let text = std::str::from_utf8(&literal.0).map_err(|_| "a byte-level literal".to_string())?;
+            Hir::concat(text.chars().map(|c| Hir::literal(spell(c).into_bytes())).collect())
+        }
+        HirKind::Class(Class::Unicode(class)) => spell_class(class),
+        HirKind::Class(Class::Bytes(_)) => return Err("byte-level classes are not supported".into()),
+        HirKind::Look(_) => return Err("anchors and word boundaries are supported only at the ends".into()),
+        HirKind::Repetition(r) => Hir::repetition(Repetition {
+            min: r.min,
+            max: r.max,
+            // The set of full matches does not depend on laziness.
+            greedy: true,
+            sub: Box::new(spell_hir(&r.sub)?),
+        }),
+        HirKind::Capture(c) => spell_hir(&c.sub)?,
+        HirKind::Concat(parts) => Hir::concat(parts.iter().map(spell_hir).collect::<Result<_, _>>()?),
+        HirKind::Alternation(parts) => Hir::alternation(parts.iter().map(spell_hir).collect::<Result<_, _>>()?),
+    })
+}
+
+/// A class of characters as the union of the plain ones and the escapes of the others.
+fn spell_class(class: &ClassUnicode) -> Hir {
+    let mut plain = class.clone();
+    plain.difference(&escaped_chars());
+    let mut alternatives = vec![Hir::class(Class::Unicode(plain))];
+    let mut special = class.clone();
+    special.intersect(&escaped_chars());
+    for range in special.iter() {
+        for c in range.start()..=range.end() {
+            alternatives.push(Hir::literal(spell(c).into_bytes()));
+        }
+    }
+    Hir::alternation(alternatives)
+}
+
+/// The characters that canonical JSON escapes.
+fn escaped_chars() -> ClassUnicode {
+    ClassUnicode::new([
+        ClassUnicodeRange::new('\0', '\x1F'),
+        ClassUnicodeRange::new('"', '"'),
+        ClassUnicodeRange::new('\\', '\\'),
+    ])
+}
+
+/// The canonical spelling of one character inside a JSON string.
+fn spell(c: char) -> String {
+    match c {
+        '"' => "\\\"".into(),
+        '\\' => "\\\\".into(),
+        '\n' => "\\n".into(),
+        '\r' => "\\r".into(),
+        '\t' => "\\t".into(),
+        '\x08' => "\\b".into(),
+        '\x0C' => "\\f".into(),
+        c if (c as u32) < 0x20 => format!("\\u{:04x}", c as u32),
+        c => c.to_string(),
+    }
+}
+
+fn last_line(s: &str) -> String {
+    s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(s).trim().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full(regex: &str, text: &str) -> bool {
+        regex::Regex::new(&format!("^(?:{regex})$")).unwrap().is_match(text)
+    }
+
+    #[test]
+    fn search_semantics_pad_unanchored_ends() {
+        let r = pattern("ab").unwrap().0;
+        assert!(full(&r, r#""xaby""#));
+        assert!(!full(&r, r#""a b""#));
+        let r = pattern("^ab$").unwrap().0;
+        assert!(full(&r, r#""ab""#) && !full(&r, r#""abc""#));
+        let r = pattern("^$|^[0-9]+$").unwrap().0;
+        assert!(full(&r, r#""""#) && full(&r, r#""12""#) && !full(&r, r#""1a""#));
+    }
+
+    #[test]
+    fn special_characters_are_spelled_as_json_escapes() {
+        let r = pattern(r#"^[a"\n]+$"#).unwrap().0;
+        assert!(full(&r, r#""a\"\n""#));
+        assert!(!full(&r, "\"a\"\""));
+        assert!(full(&literal("a\"b\u{1}"), r#""a\"b\u0001""#));
+    }
+
+    #[test]
+    fn lengths_count_characters_not_bytes() {
+        let r = length(1, Some(2));
+        assert!(full(&r, r#""é\n""#) && !full(&r, r#""""#) && !full(&r, r#""abc""#));
+    }
+
+    #[test]
+    fn unsupported_patterns_are_errors() {
+        assert!(pattern("(?=a)b").is_err());
+        assert!(pattern(r"a^b").is_err());
+    }
+}

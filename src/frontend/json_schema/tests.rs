@@ -1,0 +1,179 @@
+//! Schema semantics checked by recognizing JSON texts with the compiled grammar.
+
+use super::*;
+use crate::matcher::Recognizer;
+use crate::CompiledGrammar;
+use std::sync::Arc;
+
+fn grammar(schema: &str) -> Arc<CompiledGrammar> {
+    let g = Grammar::from_json_schema(schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+    Arc::new(CompiledGrammar::new(&g).unwrap())
+}
+
+fn accepts(compiled: &Arc<CompiledGrammar>, text: &str) -> bool {
+    let mut r = Recognizer::new(Arc::clone(compiled));
+    r.feed(text.as_bytes()).is_ok() && r.is_complete().unwrap()
+}
+
+fn check(schema: &str, cases: &[(&str, bool)]) {
+    let g = grammar(schema);
+    for (text, valid) in cases {
+        assert_eq!(accepts(&g, text), *valid, "schema {schema}\ninstance {text}");
+    }
+}
+
+#[test]
+fn objects_follow_declared_order_required_and_additional_properties() {
+    let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}},
+        "required": ["b"], "additionalProperties": false}"#;
+    check(schema, &[
+        (r#"{"a": 1, "b": "x"}"#, true),
+        (r#"{"b": "x"}"#, true),
+        (r#"{"a": 1}"#, false),
+        (r#"{"b": "x", "c": 1}"#, false),
+        (r#"{}"#, false),
+        (r#"{"a":1,"b":"x"}"#, true),
+    ]);
+    let open = r#"{"properties": {"a": {"type": "integer"}}, "additionalProperties": {"type": "boolean"}}"#;
+    check(open, &[
+        (r#"{"a": 1, "z": true}"#, true),
+        (r#"{"z": true}"#, true),
+        (r#"{"z": 1}"#, false),
+        (r#"{"a": true}"#, false),
+        (r#"5"#, true),
+    ]);
+}
+
+#[test]
+fn pattern_properties_and_property_names() {
+    let schema = r#"{"type": "object", "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": false}"#;
+    check(schema, &[(r#"{"x-a": 1}"#, true), (r#"{"x-a": "s"}"#, false), (r#"{"y": 1}"#, false)]);
+    let names = r#"{"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}}"#;
+    check(names, &[(r#"{"abc": 1}"#, true), (r#"{"aBc": 1}"#, false)]);
+}
+
+#[test]
+fn arrays_with_counts_and_tuples() {
+    check(r#"{"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 3}"#, &[
+        ("[]", false),
+        ("[1]", true),
+        ("[1, 2, 3]", true),
+        ("[1, 2, 3, 4]", false),
+        (r#"[1, "a"]"#, false),
+    ]);
+    check(r#"{"type": "array", "items": [{"type": "integer"}, {"type": "string"}], "additionalItems": false}"#, &[
+        (r#"[1, "a"]"#, true),
+        ("[1]", true),
+        (r#"[1, "a", 2]"#, false),
+    ]);
+    check(r#"{"type": "array", "minItems": 2}"#, &[("[1]", false), (r#"[1, {"a": [null]}]"#, true), (r#"[1, 2, 3, 4]"#, true)]);
+}
+
+#[test]
+fn numbers_with_bounds_and_multiples() {
+    check(r#"{"type": "integer", "minimum": 1, "exclusiveMaximum": 100}"#, &[
+        ("0", false),
+        ("1", true),
+        ("99", true),
+        ("100", false),
+        ("1.5", false),
+    ]);
+    check(r#"{"type": "number", "minimum": -1.5, "maximum": 2.25}"#, &[
+        ("-1.5", true),
+        ("-1.51", false),
+        ("2.25", true),
+        ("2.250", true),
+        ("2.26", false),
+        ("0", true),
+    ]);
+    check(r#"{"type": "integer", "multipleOf": 5}"#, &[("15", true), ("0", true), ("12", false), ("-25", true)]);
+    check(r#"{"type": "number", "multipleOf": 0.01}"#, &[("1.25", true), ("1.255", false), ("3", true)]);
+    check(r#"{"type": "number"}"#, &[("1e5", true), ("-0.5E-3", true), ("01", false)]);
+}
+
+#[test]
+fn strings_with_patterns_formats_lengths_and_escapes() {
+    check(r#"{"type": "string", "pattern": "^[a-z]+$", "maxLength": 3}"#, &[
+        (r#""abc""#, true),
+        (r#""abcd""#, false),
+        (r#""ab1""#, false),
+    ]);
+    check(r#"{"type": "string", "format": "date"}"#, &[(r#""2024-02-29""#, true), (r#""2023-02-29""#, false)]);
+    check(r#"{"type": "string", "minLength": 2}"#, &[(r#""é\"""#, true), (r#""é""#, false)]);
+    check(r#"{"type": "string"}"#, &[(r#""a\u0041\/""#, true), ("\"a\nb\"", false)]);
+}
+
+#[test]
+fn enums_consts_and_not() {
+    check(r#"{"enum": ["a", 1, null, {"k": [true]}]}"#, &[
+        (r#""a""#, true),
+        ("1", true),
+        ("1.0", true),
+        ("null", true),
+        (r#"{"k": [true]}"#, true),
+        (r#""b""#, false),
+        ("2", false),
+    ]);
+    check(r#"{"type": "string", "not": {"enum": ["x", "y"]}}"#, &[(r#""x""#, false), (r#""xy""#, true)]);
+    check(r#"{"not": {"type": "string"}}"#, &[(r#""x""#, false), ("1", true)]);
+    check(r#"{"type": "string", "enum": ["ab", "abc"], "maxLength": 2}"#, &[(r#""ab""#, true), (r#""abc""#, false)]);
+}
+
+#[test]
+fn combinators_refs_and_recursion() {
+    let tree = r##"{"$ref": "#/$defs/node", "$defs": {"node": {"type": "object",
+        "properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+        "required": ["v"], "additionalProperties": false}}}"##;
+    check(tree, &[(r#"{"v": 1, "kids": [{"v": 2, "kids": []}, {"v": 3}]}"#, true), (r#"{"v": 1, "kids": [{}]}"#, false)]);
+    let all_of = r#"{"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
+        {"properties": {"b": {"type": "string"}}, "required": ["b"]}]}"#;
+    check(all_of, &[(r#"{"a": 1, "b": "x"}"#, true), (r#"{"a": 1}"#, false)]);
+    check(r#"{"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 1}]}"#, &[("1", true), (r#""a""#, true), (r#""ab""#, false)]);
+}
+
+#[test]
+fn ref_siblings_follow_the_draft() {
+    let draft7 = r##"{"$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"s": {"type": "string"}}, "$ref": "#/definitions/s", "maxLength": 1}"##;
+    check(draft7, &[(r#""abc""#, true)]);
+    let draft2020 = r##"{"$defs": {"s": {"type": "string"}}, "$ref": "#/$defs/s", "maxLength": 1}"##;
+    check(draft2020, &[(r#""abc""#, false), (r#""a""#, true)]);
+}
+
+#[test]
+fn one_of_is_exact_when_branches_are_disjoint() {
+    let tagged = r#"{"oneOf": [
+        {"type": "object", "properties": {"kind": {"const": "a"}, "x": {"type": "integer"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": "b"}, "y": {"type": "string"}}, "required": ["kind"]}]}"#;
+    check(tagged, &[(r#"{"kind": "a", "x": 1}"#, true), (r#"{"kind": "b", "y": "s"}"#, true), (r#"{"kind": "c"}"#, false)]);
+    check(r#"{"oneOf": [{"type": "string"}, {"type": "null"}]}"#, &[("null", true), (r#""s""#, true), ("1", false)]);
+    let overlapping = r#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#;
+    let err = Grammar::from_json_schema(overlapping).unwrap_err();
+    assert!(err.to_string().contains("#/oneOf") && err.to_string().contains("exactly-one"), "{err}");
+}
+
+#[test]
+fn unsupported_keywords_and_bad_schemas_are_errors_with_a_pointer() {
+    for (schema, expected) in [
+        (r#"{"properties": {"a": {"uniqueItems": true, "type": "array"}}}"#, "#/properties/a: `uniqueItems`"),
+        (r#"{"type": "string", "format": "regex"}"#, "format \"regex\" is not supported"),
+        (r#"{"type": "strin"}"#, "unknown type"),
+        (r##"{"$ref": "#/nowhere"}"##, "points to nothing"),
+        (r#"{"$ref": "http://example.com/s.json"}"#, "not a reference inside this document"),
+        (r#"{"type": "string", "pattern": "(?=a)"}"#, "pattern"),
+        ("{", "not valid JSON"),
+        ("[1]", "must be an object or a boolean"),
+    ] {
+        let err = Grammar::from_json_schema(schema).unwrap_err().to_string();
+        assert!(err.contains(expected), "{schema}: {err}");
+    }
+    assert!(matches!(Grammar::from_json_schema("false"), Err(Error::EmptyLanguage { .. })));
+}
+
+#[test]
+fn compact_whitespace_admits_no_spaces() {
+    let options = JsonSchemaOptions { whitespace: Whitespace::Compact, ..JsonSchemaOptions::default() };
+    let g = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(r#"{"type": "array"}"#, &options).unwrap()).unwrap());
+    assert!(accepts(&g, "[1,2]"));
+    assert!(!accepts(&g, "[1, 2]"));
+}
