@@ -74,9 +74,11 @@ TOOLS = [
 
 
 def compile_tools(tokenizer: stackmask.Tokenizer, tools: list[dict[str, Any]] = TOOLS) -> stackmask.CompiledGrammar:
-    """The tools' call schema (top-level `oneOf`) compiled for `tokenizer`."""
+    """The tools' call schema (top-level `oneOf`) compiled for `tokenizer`, without
+    whitespace between JSON tokens (a random stand-in model would fill it with blanks)."""
     schema = stackmask.tool_call_schema(tools)
-    return stackmask.CompiledGrammar(stackmask.Grammar.from_json_schema(schema), tokenizer)
+    grammar = stackmask.Grammar.from_json_schema(schema, whitespace="compact")
+    return stackmask.CompiledGrammar(grammar, tokenizer)
 
 
 def generate_call(

@@ -5,8 +5,7 @@
 //! `transformers` logits processor, tool-call schemas). `docs/python.md` documents the API.
 //!
 //! * [`PyTokenizer`] wraps a HuggingFace `tokenizer.json` ([`stackmask::tokenizer::Tokenizer`]);
-//! * [`PyGrammar`] is a grammar IR from Lark text (regex and JSON Schema when the core crate
-//!   offers them);
+//! * [`PyGrammar`] is a grammar IR from Lark text, a regex or a JSON Schema;
 //! * [`PyCompiledGrammar`] is one [`StackClassifier`] per (grammar, tokenizer): immutable,
 //!   shared by every matcher on every thread;
 //! * [`PyMatcher`] is one sequence's constraint state ([`stackmask::Matcher`]).
@@ -24,6 +23,7 @@ use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use stackmask::classifier::StackClassifier;
+use stackmask::frontend::json_schema::{JsonSchemaOptions, Whitespace};
 use stackmask::matcher::{compute_masks_parallel, oracle};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar, Matcher};
@@ -137,7 +137,8 @@ impl PyTokenizer {
     }
 }
 
-/// A grammar (BNF over regular terminals), from Lark text or regex. Immutable.
+/// A grammar (BNF over regular terminals), from Lark text, a regex or a JSON Schema.
+/// Immutable.
 #[pyclass(name = "Grammar", module = "stackmask", frozen)]
 struct PyGrammar {
     inner: Grammar,
@@ -157,6 +158,31 @@ impl PyGrammar {
     #[staticmethod]
     fn from_regex(py: Python<'_>, pattern: &str) -> PyResult<PyGrammar> {
         let inner = py.detach(|| Grammar::from_regex(pattern)).map_err(py_err)?;
+        Ok(PyGrammar { inner })
+    }
+
+    /// The grammar of the JSON texts valid for a JSON Schema, given as text or as a Python
+    /// object (serialized with `json.dumps`). `whitespace` is `"flexible"` (any JSON
+    /// whitespace between tokens) or `"compact"` (none). `oneOf` is exact: its branches
+    /// must be provably disjoint (`docs/json-schema.md`).
+    #[staticmethod]
+    #[pyo3(signature = (schema, *, whitespace = "flexible"))]
+    fn from_json_schema(py: Python<'_>, schema: &Bound<'_, PyAny>, whitespace: &str) -> PyResult<PyGrammar> {
+        let text: String = match schema.cast::<PyString>() {
+            Ok(text) => text.to_str()?.to_string(),
+            Err(_) => py.import("json")?.call_method1("dumps", (schema,))?.extract()?,
+        };
+        let whitespace = match whitespace {
+            "flexible" => Whitespace::Flexible,
+            "compact" => Whitespace::Compact,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "whitespace must be 'flexible' or 'compact', not {other:?}"
+                )))
+            }
+        };
+        let options = JsonSchemaOptions { whitespace, ..JsonSchemaOptions::default() };
+        let inner = py.detach(|| Grammar::from_json_schema_with(&text, &options)).map_err(py_err)?;
         Ok(PyGrammar { inner })
     }
 
@@ -395,7 +421,8 @@ impl Bitmask {
     fn row(&mut self, index: isize, vocab_size: usize) -> PyResult<&mut [u32]> {
         self.check_words(vocab_size)?;
         let row = self.row_index(index)?;
-        Ok(&mut self.all_words()[row * self.words..(row + 1) * self.words])
+        let words = self.words;
+        Ok(&mut self.all_words()[row * words..(row + 1) * words])
     }
 
     /// Normalizes a Python row index.

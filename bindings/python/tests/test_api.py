@@ -211,11 +211,16 @@ def test_batch_equals_single(small, lists):
 
 
 def test_json_schema_dict_and_str(small):
-    if not hasattr(stackmask.Grammar, "from_json_schema"):
-        skip_loudly("Grammar.from_json_schema is not in this build (the core crate has no JSON-Schema front-end yet)")
     schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"],
               "additionalProperties": False}
     for given in (schema, json.dumps(schema)):
         m = stackmask.Matcher(stackmask.CompiledGrammar(stackmask.Grammar.from_json_schema(given), small))
         m.consume_tokens(ids(small, '{"a": 12}'))
         assert m.is_accepting()
+    compact = stackmask.Grammar.from_json_schema(schema, whitespace="compact")
+    m = stackmask.Matcher(stackmask.CompiledGrammar(compact, small))
+    with pytest.raises(stackmask.StackmaskError, match="rejected"):
+        m.consume_tokens(ids(small, '{"a": 12}'))
+    m.consume_tokens(ids(small, '{"a":12}'))
+    assert_mask_is_reference(m, "compact")
+    assert m.is_accepting()

@@ -33,6 +33,14 @@ def test_grammar_errors_carry_rust_message():
         stackmask.Grammar.from_lark("")
     with pytest.raises(TypeError):
         stackmask.Grammar.from_lark(None)
+    with pytest.raises(stackmask.StackmaskError):
+        stackmask.Grammar.from_json_schema("{")
+    with pytest.raises(stackmask.StackmaskError, match="oneOf"):
+        stackmask.Grammar.from_json_schema({"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]})
+    with pytest.raises(ValueError, match="whitespace must be"):
+        stackmask.Grammar.from_json_schema({}, whitespace="tabs")
+    with pytest.raises(TypeError):
+        stackmask.Grammar.from_json_schema({"a": object()})
 
 
 def test_tokenizer_errors(tmp_path):

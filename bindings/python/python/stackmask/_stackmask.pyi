@@ -46,6 +46,11 @@ class Grammar:
     def from_regex(pattern: str) -> Grammar:
         """The grammar of the whole texts a regular expression matches (Rust ``regex``
         syntax, no anchors or look-around)."""
+    @staticmethod
+    def from_json_schema(schema: Union[str, Dict[str, Any], bool], *, whitespace: str = "flexible") -> Grammar:
+        """The grammar of the JSON texts valid for a schema (text, or an object passed
+        through ``json.dumps``); ``whitespace`` is ``"flexible"`` or ``"compact"``;
+        ``oneOf`` is exact."""
 
 class CompiledGrammar:
     """A grammar compiled for one tokenizer (lexer, LR tables, stack classifier).
