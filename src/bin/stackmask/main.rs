@@ -15,7 +15,7 @@ mod bench;
 mod maskbench;
 
 use clap::{Parser as ClapParser, Subcommand};
-use stackmask::matcher::{oracle, Recognizer};
+use stackmask::matcher::{oracle, CompileConfig, Recognizer};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::frontend::json_schema::OneOf;
 use stackmask::tokenizer::Tokenizer;
@@ -122,6 +122,10 @@ enum Command {
         /// Run every Nth file only.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// Total compile time budget per schema (lexer and LR tables), in milliseconds;
+        /// a schema over it is a compile error.
+        #[arg(long, default_value_t = 2000)]
+        compile_budget_ms: u64,
         /// Write one record per schema (MaskBench harness format) to this JSON file.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -178,9 +182,14 @@ fn main() -> ExitCode {
             let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
             run_bench(&grammar, texts, tokenizer.as_deref(), mode, config, verify, out)
         }
-        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, out } => {
+        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out } => {
+            let compile = CompileConfig {
+                time_budget: Some(std::time::Duration::from_millis(compile_budget_ms)),
+                ..CompileConfig::default()
+            };
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
-                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of: one_of.into(), verify, every, out })
+                let one_of = one_of.into();
+                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of, verify, every, compile, out })
             })
         }
         Command::Validate { schema, instance, one_of } => maskbench::validate(&schema, &instance, one_of.into()),

@@ -206,42 +206,56 @@ impl<'a> Schemas<'a> {
             acc = self.product(acc, union, at)?;
         }
         if let Some(one) = map.get("oneOf") {
+            let mut raw = Vec::new();
             let mut branches = Vec::new();
             for (i, sub) in schema_list(one, at, "oneOf")?.iter().enumerate() {
                 let branch = self.flatten_at(sub, &format!("{at}/oneOf/{i}"), depth + 1)?;
-                branches.push(self.product(acc.clone(), branch, at)?);
+                branches.push(self.product(acc.clone(), branch.clone(), at)?);
+                raw.push(branch);
             }
-            self.check_exclusive(&branches, &format!("{at}/oneOf"))?;
-            acc = branches.into_iter().flatten().collect();
+            acc = self.exclusive(branches, &raw, &format!("{at}/oneOf"))?.into_iter().flatten().collect();
         }
         Ok(acc)
     }
 
-    /// Fails (or records the approximation) unless the `oneOf` branches are pairwise
-    /// disjoint.
-    fn check_exclusive(&self, branches: &[Vec<Simple>], at: &str) -> Result<()> {
+    /// The `oneOf` branches made pairwise disjoint. A branch that may overlap another is
+    /// narrowed to values the other rejects, when that complement is expressible (the
+    /// other branch only requires properties: its complement forbids one of them);
+    /// otherwise compiling fails, or (with [`OneOf::AsAnyOf`]) the `oneOf` is recorded
+    /// as approximated and its branches are kept as they are.
+    fn exclusive(&self, branches: Vec<Vec<Simple>>, raw: &[Vec<Simple>], at: &str) -> Result<Vec<Vec<Simple>>> {
+        let mut out = Vec::with_capacity(branches.len());
         for i in 0..branches.len() {
-            for j in i + 1..branches.len() {
-                let disjoint = branches[i].iter().all(|a| branches[j].iter().all(|b| self.disjoint(a, b, 0)));
+            let mut narrowed = branches[i].clone();
+            for j in (0..branches.len()).filter(|&j| j != i) {
+                let disjoint = narrowed.iter().all(|a| branches[j].iter().all(|b| self.disjoint(a, b, 0)));
                 if disjoint {
                     continue;
                 }
-                return match self.options.one_of {
-                    OneOf::Exact => Err(Self::error(
-                        at,
-                        format!(
-                            "oneOf branches {i} and {j} may both match one value, and exactly-one cannot be \
-                             enforced here (compile with OneOf::AsAnyOf to treat this oneOf as anyOf)"
-                        ),
-                    )),
-                    OneOf::AsAnyOf => {
-                        self.approximated.borrow_mut().push(at.to_string());
-                        Ok(())
-                    }
-                };
+                match complement_of_required(&raw[j]) {
+                    Some(complement) => narrowed = self.product(narrowed, complement, at)?,
+                    None => return self.not_exclusive(branches, at, i.min(j), i.max(j)),
+                }
+            }
+            out.push(narrowed);
+        }
+        Ok(out)
+    }
+
+    fn not_exclusive(&self, branches: Vec<Vec<Simple>>, at: &str, i: usize, j: usize) -> Result<Vec<Vec<Simple>>> {
+        match self.options.one_of {
+            OneOf::Exact => Err(Self::error(
+                at,
+                format!(
+                    "oneOf branches {i} and {j} may both match one value, and exactly-one cannot be \
+                     enforced here (compile with OneOf::AsAnyOf to treat this oneOf as anyOf)"
+                ),
+            )),
+            OneOf::AsAnyOf => {
+                self.approximated.borrow_mut().push(at.to_string());
+                Ok(branches)
             }
         }
-        Ok(())
     }
 
     /// Every merge of one schema of `a` with one of `b`, dropping the unsatisfiable.
@@ -309,6 +323,26 @@ impl<'a> Schemas<'a> {
             xs.iter().all(|p| ys.iter().all(|q| self.disjoint(p, q, depth + 1)))
         })
     }
+}
+
+/// The values a branch that only requires properties (`{"required": [...]}`, maybe
+/// with `"type": "object"`) rejects, as a union of simple schemas: objects lacking one
+/// of the names. `None` for any other branch.
+fn complement_of_required(branch: &[Simple]) -> Option<Vec<Simple>> {
+    let [simple] = branch else { return None };
+    let only_required = simple.keys().all(|k| k == "required" || k == "type")
+        && simple.get("type").is_none_or(|t| t.as_u64() == Some(Types::OBJECT.0 as u64));
+    let names: Vec<&str> = required(simple).collect();
+    if !only_required || names.is_empty() {
+        return None;
+    }
+    let forbid = |name: &str| {
+        let mut s = Simple::new();
+        s.insert("type".into(), Value::from(Types::OBJECT.0));
+        s.insert("properties".into(), serde_json::json!({ name: false }));
+        s
+    };
+    Some(names.into_iter().map(forbid).collect())
 }
 
 fn required(s: &Simple) -> impl Iterator<Item = &str> {

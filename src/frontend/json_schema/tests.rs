@@ -177,3 +177,17 @@ fn compact_whitespace_admits_no_spaces() {
     assert!(accepts(&g, "[1,2]"));
     assert!(!accepts(&g, "[1, 2]"));
 }
+
+#[test]
+fn one_of_required_lists_mean_exactly_one_of_the_properties() {
+    let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#;
+    check(schema, &[
+        (r#"{"a": 1}"#, true),
+        (r#"{"b": 2}"#, true),
+        (r#"{"a": 1, "b": 2}"#, false),
+        (r#"{}"#, false),
+    ]);
+    // Without a type, a non-object satisfies both branches, so no non-object is valid.
+    check(r#"{"oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#, &[("1", false), (r#"{"a": 1, "c": 2}"#, true)]);
+}
