@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 fn seeds(target: &str) -> &'static [Vec<u8>] {
     static CORPORA: OnceLock<Vec<(String, Vec<Vec<u8>>)>> = OnceLock::new();
     let corpora = CORPORA.get_or_init(|| {
-        ["lark_compile", "matcher_vs_oracle", "recognizer_feed"]
+        ["lark_compile", "json_schema_compile", "matcher_vs_oracle", "recognizer_feed"]
             .iter()
             .map(|&name| (name.to_string(), read_corpus(name)))
             .collect()
@@ -41,6 +41,11 @@ fn replay(target: &str, body: fn(&[u8])) {
 #[test]
 fn lark_compile_replays_its_corpus() {
     replay("lark_compile", bodies::lark_compile);
+}
+
+#[test]
+fn json_schema_compile_replays_its_corpus() {
+    replay("json_schema_compile", bodies::json_schema_compile);
 }
 
 #[test]
@@ -149,6 +154,20 @@ fn lark_like_text() -> impl Strategy<Value = String> {
 /// Bytes of JSON and Java texts, and a few that are never valid.
 const TEXT_BYTES: &[u8] = b" \n{}[]():;,.=+-*<>\"\\0123456789abeflnrstuvx\xc3\xa9\xff";
 
+/// Pieces of JSON Schemas and instances, concatenated at random.
+const SCHEMA_PIECES: &[&str] = &[
+    "{", "}", "[", "]", ",", ":", "\"type\"", "\"object\"", "\"string\"", "\"integer\"", "\"number\"",
+    "\"array\"", "\"null\"", "\"properties\"", "\"required\"", "\"items\"", "\"enum\"", "\"const\"",
+    "\"oneOf\"", "\"anyOf\"", "\"allOf\"", "\"not\"", "\"$ref\"", "\"#\"", "\"#/$defs/a\"", "\"$defs\"",
+    "\"a\"", "\"pattern\"", "\"^[a-z]+$\"", "\"(\"", "\"minimum\"", "\"maximum\"", "\"maxLength\"",
+    "\"minItems\"", "\"format\"", "\"date\"", "\"additionalProperties\"", "\"patternProperties\"",
+    "\"multipleOf\"", "0", "1", "-2.5", "1e3", "true", "false", "null", "\n", " ",
+];
+
+fn schema_like_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(SCHEMA_PIECES), 1..60).prop_map(|pieces| pieces.concat())
+}
+
 fn config(cases: u32) -> ProptestConfig {
     ProptestConfig { cases, failure_persistence: None, ..ProptestConfig::default() }
 }
@@ -164,6 +183,16 @@ proptest! {
     #[test]
     fn lark_compile_on_edited_seeds(data in edited_seed("lark_compile")) {
         bodies::lark_compile(&data);
+    }
+
+    #[test]
+    fn json_schema_compile_on_schema_like_texts(text in schema_like_text()) {
+        bodies::json_schema_compile(text.as_bytes());
+    }
+
+    #[test]
+    fn json_schema_compile_on_edited_seeds(data in edited_seed("json_schema_compile")) {
+        bodies::json_schema_compile(&data);
     }
 }
 

@@ -7,9 +7,10 @@
 //! from the token-by-token reference, a commit disagrees with the mask, a rollback does not
 //! restore, a rejection reports the wrong byte).
 //!
-//! Surfaces covered: Lark text ([`lark_compile`]), token ids and bytes through the matcher
-//! ([`matcher_ops`]), bytes through the recognizer on real grammars ([`recognizer_feed`]).
-//! Planned surfaces (JSON-Schema text, serialized classifier artifacts) add one body each.
+//! Surfaces covered: Lark text ([`lark_compile`]), JSON-Schema text
+//! ([`json_schema_compile`]), token ids and bytes through the matcher ([`matcher_ops`]),
+//! bytes through the recognizer on real grammars ([`recognizer_feed`]). A planned surface
+//! (serialized classifier artifacts) adds one body.
 
 use stackmask::classifier::StackClassifier;
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
@@ -78,6 +79,46 @@ pub fn lark_compile(data: &[u8]) {
     }
     if let Err(e) = r.is_complete() {
         expect_input_error(&e);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// JSON-Schema text → compile → run.
+
+/// Arbitrary text as a JSON Schema: the front-end returns `Ok` or a schema, limit or
+/// empty-language error; a grammar that compiles reads the bytes after the first
+/// newline as an instance (accepted chunks leave a viable prefix, rejected ones change
+/// nothing), and every JSON text accepted in full must parse as JSON.
+pub fn json_schema_compile(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let (schema, instance) = text.split_once('\n').unwrap_or((text, ""));
+    let grammar = match Grammar::from_json_schema(schema) {
+        Ok(grammar) => grammar,
+        Err(e) => {
+            assert!(
+                matches!(e, Error::Schema { .. } | Error::EmptyLanguage { .. } | Error::Limit { .. }),
+                "unexpected JSON Schema error: {e}"
+            );
+            return;
+        }
+    };
+    let compiled = match CompiledGrammar::with_config(&grammar, &small_config()) {
+        Ok(compiled) => compiled,
+        Err(e) => {
+            assert!(matches!(e, Error::Limit { .. }), "unexpected compile error: {e}");
+            return;
+        }
+    };
+    let mut r = Recognizer::new(Arc::new(compiled));
+    let mut all_accepted = true;
+    for chunk in instance.as_bytes().chunks(5).take(64) {
+        all_accepted &= feed_checked(&mut r, chunk);
+    }
+    if all_accepted && instance.len() <= 320 && matches!(r.is_complete(), Ok(true)) {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(instance).is_ok(),
+            "the grammar of {schema} accepts {instance:?}, which is not JSON"
+        );
     }
 }
 

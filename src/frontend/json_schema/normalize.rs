@@ -183,7 +183,9 @@ impl<'a> Schemas<'a> {
     fn base(&self, map: &Map<String, Value>, at: &str) -> Result<Simple> {
         let mut base = Simple::new();
         for (k, v) in map {
-            if !matches!(k.as_str(), "allOf" | "anyOf" | "oneOf" | "$ref") && !ANNOTATIONS.contains(&k.as_str()) {
+            let combinator = matches!(k.as_str(), "allOf" | "anyOf" | "oneOf" | "$ref");
+            let double_negation = k == "not" && double_negated(v).is_some();
+            if !combinator && !double_negation && !ANNOTATIONS.contains(&k.as_str()) {
                 base.insert(k.clone(), v.clone());
             }
         }
@@ -192,6 +194,10 @@ impl<'a> Schemas<'a> {
     }
 
     fn combinators(&self, map: &Map<String, Value>, at: &str, depth: usize, mut acc: Vec<Simple>) -> Result<Vec<Simple>> {
+        if let Some(inner) = map.get("not").and_then(double_negated) {
+            let inner = self.flatten_at(inner, &format!("{at}/not/not"), depth + 1)?;
+            acc = self.product(acc, inner, at)?;
+        }
         if let Some(all) = map.get("allOf") {
             for (i, sub) in schema_list(all, at, "allOf")?.iter().enumerate() {
                 let sub = self.flatten_at(sub, &format!("{at}/allOf/{i}"), depth + 1)?;
@@ -360,6 +366,23 @@ fn ranges_disjoint(a: &Simple, b: &Simple, min: &str, max: &str) -> bool {
     hi(a) < lo(b) || hi(b) < lo(a)
 }
 
+/// `X` when `not` holds `{"not": X}` (annotations aside): `not not X` is `X`.
+fn double_negated(not: &Value) -> Option<&Value> {
+    let map = not.as_object()?;
+    let inner = map.get("not")?;
+    map.keys().all(|k| k == "not" || ANNOTATIONS.contains(&k.as_str())).then_some(inner)
+}
+
+/// Keywords the compiler interprets or refuses; any other keyword is an annotation.
+const ASSERTIONS: &[&str] = &[
+    "type", "enum", "const", "properties", "patternProperties", "required", "pattern", "format", "not",
+    "additionalProperties", "items", "additionalItems", "prefixItems", "propertyNames", "contains", "minContains",
+    "maxContains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
+    "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "multipleOf", "dependencies",
+    "dependentRequired", "dependentSchemas", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems",
+    "nullable", "$dynamicRef", "$recursiveRef",
+];
+
 fn schema_list<'v>(value: &'v Value, at: &str, keyword: &str) -> Result<&'v Vec<Value>> {
     match value {
         Value::Array(list) if !list.is_empty() => Ok(list),
@@ -464,6 +487,8 @@ pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> 
                 if va.as_f64() <= vb.as_f64() { va.clone() } else { vb.clone() }
             }
             "uniqueItems" => Value::Bool(va == &Value::Bool(true) || vb == &Value::Bool(true)),
+            // An annotation or unknown keyword: no constraint to combine.
+            other if !ASSERTIONS.contains(&other) => continue,
             _ => {
                 return Err(Schemas::error(at, format!("allOf combines two different values of `{k}`, which is not supported")))
             }

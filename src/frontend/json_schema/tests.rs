@@ -191,3 +191,9 @@ fn one_of_required_lists_mean_exactly_one_of_the_properties() {
     // Without a type, a non-object satisfies both branches, so no non-object is valid.
     check(r#"{"oneOf": [{"required": ["a"]}, {"required": ["b"]}]}"#, &[("1", false), (r#"{"a": 1, "c": 2}"#, true)]);
 }
+
+#[test]
+fn double_negation_and_unknown_keywords_in_all_of() {
+    check(r#"{"not": {"not": {"type": "integer"}}}"#, &[("1", true), (r#""a""#, false)]);
+    check(r#"{"allOf": [{"x-doc": "a", "type": "integer"}, {"x-doc": "b", "minimum": 2}]}"#, &[("2", true), ("1", false)]);
+}
