@@ -98,3 +98,38 @@ fn bench_reports_percentiles_and_writes_records() {
         assert_eq!(records[1]["status"], "validation_error");
     }
 }
+
+#[test]
+fn validate_checks_an_instance_against_a_schema() {
+    let schema = temp("schema.json", br#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}, "required": ["n"]}"#);
+    let good = temp("good-instance.json", br#"{"n": 7}"#);
+    let o = run(&["validate", schema.to_str().unwrap(), good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let bad = temp("bad-instance.json", br#"{"n": 10}"#);
+    let o = run(&["validate", schema.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("byte 7"), "{}", stdout(&o));
+    let unsupported = temp("unsupported.json", br#"{"dependencies": {"a": ["b"]}}"#);
+    let o = run(&["validate", unsupported.to_str().unwrap(), good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("`dependencies` is not supported"));
+}
+
+#[test]
+fn maskbench_validate_mode_counts_statuses_and_writes_records() {
+    let file = temp(
+        "mb.json",
+        br#"{"schema": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+            "tests": [{"data": ["a", "b"], "valid": true}, {"data": ["a", "b", "c"], "valid": false}]}"#,
+    );
+    let unsupported = temp("mb-unsupported.json", br#"{"schema": {"if": {}}, "tests": []}"#);
+    let out = temp("records.json", b"");
+    let o = run(&["maskbench", "--mode", "validate", "--out", out.to_str().unwrap(), file.to_str().unwrap(), unsupported.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("pass 1 (50.0%)"), "{}", stdout(&o));
+    let records: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(records[0]["status"], "pass");
+    assert_eq!(records[1]["status"], "compile_error");
+    let o = run(&["maskbench", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "a tokenizer is required outside validate mode");
+}
