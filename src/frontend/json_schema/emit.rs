@@ -19,12 +19,6 @@ use serde_json::Value;
 /// Assertion keywords this compiler cannot enforce: a schema using one fails to
 /// compile, naming it, rather than accepting values that break it.
 const UNSUPPORTED: &[&str] = &[
-    "dependencies",
-    "dependentRequired",
-    "dependentSchemas",
-    "if",
-    "then",
-    "else",
     "unevaluatedProperties",
     "unevaluatedItems",
     "contains",

@@ -34,8 +34,8 @@
 //! }"#).unwrap();
 //! assert!(grammar.productions.len() > 5);
 //!
-//! let err = Grammar::from_json_schema(r#"{"type": "object", "if": {"required": ["a"]}}"#).unwrap_err();
-//! assert_eq!(err.to_string(), "JSON Schema error at #: `if` is not supported");
+//! let err = Grammar::from_json_schema(r#"{"type": "array", "contains": {"type": "integer"}}"#).unwrap_err();
+//! assert_eq!(err.to_string(), "JSON Schema error at #: `contains` is not supported");
 //! ```
 
 mod emit;

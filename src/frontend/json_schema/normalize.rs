@@ -183,7 +183,11 @@ impl<'a> Schemas<'a> {
     fn base(&self, map: &Map<String, Value>, at: &str) -> Result<Simple> {
         let mut base = Simple::new();
         for (k, v) in map {
-            let combinator = matches!(k.as_str(), "allOf" | "anyOf" | "oneOf" | "$ref");
+            let combinator = matches!(
+                k.as_str(),
+                "allOf" | "anyOf" | "oneOf" | "$ref" | "dependencies" | "dependentRequired" | "dependentSchemas" | "if"
+                    | "then" | "else"
+            );
             let double_negation = k == "not" && double_negated(v).is_some();
             if !combinator && !double_negation && !ANNOTATIONS.contains(&k.as_str()) {
                 base.insert(k.clone(), v.clone());
@@ -204,6 +208,19 @@ impl<'a> Schemas<'a> {
                 acc = self.product(acc, sub, at)?;
             }
         }
+        for keyword in ["dependencies", "dependentRequired", "dependentSchemas"] {
+            let Some(dependencies) = map.get(keyword) else { continue };
+            let dependencies =
+                dependencies.as_object().ok_or_else(|| Self::error(at, format!("{keyword} must be an object")))?;
+            for (name, dependency) in dependencies {
+                let cases = self.dependency_cases(name, dependency, &format!("{at}/{keyword}"), depth)?;
+                acc = self.product(acc, cases, at)?;
+            }
+        }
+        if let Some(condition) = map.get("if") {
+            let cases = self.conditional(condition, map.get("then"), map.get("else"), at, depth)?;
+            acc = self.product(acc, cases, at)?;
+        }
         if let Some(any) = map.get("anyOf") {
             let mut union = Vec::new();
             for (i, sub) in schema_list(any, at, "anyOf")?.iter().enumerate() {
@@ -222,6 +239,55 @@ impl<'a> Schemas<'a> {
             acc = self.exclusive(branches, &raw, &format!("{at}/oneOf"))?.into_iter().flatten().collect();
         }
         Ok(acc)
+    }
+
+    /// A dependency of property `name` as a union: objects without `name`, or objects
+    /// with it that also meet the dependency (the listed properties are present, or the
+    /// schema holds). Values that are not objects satisfy both cases.
+    fn dependency_cases(&self, name: &str, dependency: &Value, at: &str, depth: usize) -> Result<Vec<Simple>> {
+        let mut absent = Simple::new();
+        absent.insert("properties".into(), serde_json::json!({ name: false }));
+        let mut present = Simple::new();
+        match dependency {
+            Value::Array(names) => {
+                let mut required = vec![Value::String(name.to_string())];
+                required.extend(names.iter().cloned());
+                present.insert("required".into(), Value::Array(required));
+                Ok(vec![absent, present])
+            }
+            schema => {
+                present.insert("required".into(), serde_json::json!([name]));
+                let mut cases = self.product(vec![present], self.flatten_at(schema, at, depth + 1)?, at)?;
+                cases.insert(0, absent);
+                Ok(cases)
+            }
+        }
+    }
+
+    /// `if`/`then`/`else` as the union of `if ∧ then` and `¬if ∧ else`. The complement
+    /// of `if` is built for conditions on objects made of `type: object`, `required` and
+    /// `properties` (the usual discriminator shape); other conditions are errors.
+    fn conditional(
+        &self,
+        condition: &Value,
+        then: Option<&Value>,
+        otherwise: Option<&Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<Vec<Simple>> {
+        let at_if = format!("{at}/if");
+        let holds = self.flatten_at(condition, &at_if, depth + 1)?;
+        let fails = match holds.as_slice() {
+            [] => vec![Simple::new()],
+            [simple] => complement_of_object_condition(simple)
+                .ok_or_else(|| Self::error(&at_if, "`if` other than a condition on an object's properties is not supported"))?,
+            _ => return Err(Self::error(&at_if, "`if` with alternatives is not supported")),
+        };
+        let then = self.flatten_at(then.unwrap_or(&Value::Bool(true)), &format!("{at}/then"), depth + 1)?;
+        let otherwise = self.flatten_at(otherwise.unwrap_or(&Value::Bool(true)), &format!("{at}/else"), depth + 1)?;
+        let mut cases = self.product(holds, then, at)?;
+        cases.extend(self.product(fails, otherwise, at)?);
+        Ok(cases)
     }
 
     /// The `oneOf` branches made pairwise disjoint. A branch that may overlap another is
@@ -349,6 +415,38 @@ fn complement_of_required(branch: &[Simple]) -> Option<Vec<Simple>> {
         s
     };
     Some(names.into_iter().map(forbid).collect())
+}
+
+/// The values failing a condition made of `type: object`, `required` and `properties`:
+/// non-objects (when the type is required), objects lacking a required name, or objects
+/// with a listed property whose value fails its schema. `None` for other conditions.
+fn complement_of_object_condition(condition: &Simple) -> Option<Vec<Simple>> {
+    let object = Value::from(Types::OBJECT.0);
+    let shape = condition.keys().all(|k| matches!(k.as_str(), "type" | "required" | "properties"))
+        && condition.get("type").is_none_or(|t| t == &object);
+    if !shape {
+        return None;
+    }
+    let mut out = Vec::new();
+    if condition.contains_key("type") {
+        let mut others = Simple::new();
+        others.insert("type".into(), Value::from(Types::ALL.0 & !Types::OBJECT.0));
+        out.push(others);
+    }
+    for name in required(condition) {
+        let mut lacking = Simple::new();
+        lacking.insert("type".into(), object.clone());
+        lacking.insert("properties".into(), serde_json::json!({ name: false }));
+        out.push(lacking);
+    }
+    for (name, schema) in condition.get("properties").and_then(Value::as_object).into_iter().flatten() {
+        let mut failing = Simple::new();
+        failing.insert("type".into(), object.clone());
+        failing.insert("required".into(), serde_json::json!([name]));
+        failing.insert("properties".into(), serde_json::json!({ name: { "not": schema } }));
+        out.push(failing);
+    }
+    Some(out)
 }
 
 fn required(s: &Simple) -> impl Iterator<Item = &str> {

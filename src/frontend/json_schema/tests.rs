@@ -197,3 +197,36 @@ fn double_negation_and_unknown_keywords_in_all_of() {
     check(r#"{"not": {"not": {"type": "integer"}}}"#, &[("1", true), (r#""a""#, false)]);
     check(r#"{"allOf": [{"x-doc": "a", "type": "integer"}, {"x-doc": "b", "minimum": 2}]}"#, &[("2", true), ("1", false)]);
 }
+
+#[test]
+fn dependencies_in_both_forms() {
+    let schema = r#"{"type": "object", "properties": {"a": {}, "b": {}, "c": {"type": "integer"}},
+        "dependencies": {"a": ["b"], "b": {"required": ["c"]}}}"#;
+    check(schema, &[
+        (r#"{}"#, true),
+        (r#"{"c": 1}"#, true),
+        (r#"{"a": 1}"#, false),
+        (r#"{"a": 1, "b": 2}"#, false),
+        (r#"{"a": 1, "b": 2, "c": 3}"#, true),
+        (r#"{"b": 2, "c": 3}"#, true),
+    ]);
+    check(r#"{"dependentRequired": {"a": ["b"]}}"#, &[("1", true), (r#"{"a": 1, "b": 2}"#, true), (r#"{"a": 1}"#, false)]);
+}
+
+#[test]
+fn if_then_else_on_a_discriminator() {
+    let schema = r#"{"type": "object", "properties": {"kind": {"type": "string"}, "n": {}},
+        "if": {"properties": {"kind": {"const": "num"}}, "required": ["kind"]},
+        "then": {"properties": {"n": {"type": "integer"}}},
+        "else": {"properties": {"n": {"type": "string"}}}}"#;
+    check(schema, &[
+        (r#"{"kind": "num", "n": 1}"#, true),
+        (r#"{"kind": "num", "n": "x"}"#, false),
+        (r#"{"kind": "str", "n": "x"}"#, true),
+        (r#"{"kind": "str", "n": 1}"#, false),
+        (r#"{"n": "x"}"#, true),
+        (r#"{"n": 1}"#, false),
+    ]);
+    let err = Grammar::from_json_schema(r#"{"if": {"minimum": 3}, "then": {"type": "integer"}}"#).unwrap_err();
+    assert!(err.to_string().contains("#/if"), "{err}");
+}
