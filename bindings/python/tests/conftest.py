@@ -115,3 +115,15 @@ def assert_mask_is_reference(matcher: stackmask.Matcher, where: str) -> np.ndarr
         only_ref = sorted(allowed(reference) - allowed(fast))[:10]
         raise AssertionError(f"{where}: mask differs from the oracle; only fast {only_fast}, only oracle {only_ref}")
     return fast
+
+
+LIST_GRAMMAR = r'''
+start: "[" (NUM ("," NUM)*)? "]"
+NUM: /[0-9]+/
+'''
+
+
+@pytest.fixture()
+def lists(small):
+    """A small list-of-numbers grammar compiled for the small tokenizer."""
+    return stackmask.CompiledGrammar(stackmask.Grammar.from_lark(LIST_GRAMMAR), small)

@@ -10,17 +10,6 @@ import pytest
 import stackmask
 from conftest import allowed, assert_mask_is_reference, skip_loudly, small_token_ids, small_tokenizer_json
 
-LIST_GRAMMAR = r'''
-start: "[" (NUM ("," NUM)*)? "]"
-NUM: /[0-9]+/
-'''
-
-
-@pytest.fixture()
-def lists(small):
-    return stackmask.CompiledGrammar(stackmask.Grammar.from_lark(LIST_GRAMMAR), small)
-
-
 def ids(small, text):
     return small_token_ids(small, text.encode())
 

@@ -6,18 +6,7 @@ import numpy as np
 import pytest
 
 import stackmask
-from conftest import small_token_ids, small_tokenizer_json
-
-LIST_GRAMMAR = r'''
-start: "[" (NUM ("," NUM)*)? "]"
-NUM: /[0-9]+/
-'''
-
-
-@pytest.fixture()
-def lists(small):
-    return stackmask.CompiledGrammar(stackmask.Grammar.from_lark(LIST_GRAMMAR), small)
-
+from conftest import LIST_GRAMMAR, small_token_ids, small_tokenizer_json
 
 def test_errors_are_value_errors():
     assert issubclass(stackmask.StackmaskError, ValueError)

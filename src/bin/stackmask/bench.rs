@@ -9,6 +9,7 @@
 //! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`)
 //! go to `--out`.
 
+use crate::records::{self, Record};
 use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::tokenizer::Tokenizer;
@@ -43,21 +44,8 @@ pub struct Args {
     pub out: Option<PathBuf>,
 }
 
-/// One text's result, in the MaskBench harness format.
-#[derive(serde::Serialize)]
-struct Record {
-    id: String,
-    status: &'static str,
-    ttfm_us: f64,
-    masks_us: Vec<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// The largest number of GSS nodes on the current level at a mask.
-    max_level_nodes: usize,
-}
-
 pub fn run(args: Args) -> Result<ExitCode, Error> {
-    let texts = expand(&args.texts)?;
+    let texts = records::expand(&args.texts, |_| true)?;
     if texts.is_empty() {
         eprintln!("error: no text files given");
         return Ok(ExitCode::from(2));
@@ -91,47 +79,22 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         let build_s = started.elapsed().as_secs_f64();
         let built = classifier.stats();
         let progress = progress_bar(texts.len() as u64, true);
-        let mut records = Vec::with_capacity(texts.len());
-        for path in &texts {
-            let record = bench_text(&classifier, &args.tokenizer, path, args.verify)?;
-            progress.inc(1);
-            if record.status == "mask_differs" {
-                progress.finish_and_clear();
-                out!("{}: {}", record.id, record.error.as_deref().unwrap_or(""));
-                return Ok(ExitCode::from(1));
-            }
-            records.push(record);
-        }
-        progress.finish_and_clear();
+        let forced = records::run_each(&texts, progress, |path| bench_text(&classifier, &args.tokenizer, path, args.verify))?;
+        let Some(records) = forced else {
+            return Ok(ExitCode::from(1));
+        };
         failed |= records.iter().any(|r| r.status != "pass");
         report(mode, build_s, &built, &classifier, &records, args.verify)?;
         if let Some(path) = &args.out {
-            write_records(&out_path(path, mode, modes.len() > 1), &records)?;
+            records::write(&out_path(path, mode, modes.len() > 1), &records)?;
         }
     }
     out!("peak memory (VmHWM): {}", peak_memory().unwrap_or_else(|| "unknown".into()));
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Files given, with folders replaced by the files in them (sorted).
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|source| Error::Io { path: p.display().to_string(), source })?;
-            let mut inside: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file()).collect();
-            inside.sort();
-            files.extend(inside);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    Ok(files)
-}
-
 fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &Path, verify: bool) -> Result<Record, Error> {
-    let id = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let mut record = Record { id, status: "pass", ttfm_us: 0.0, masks_us: Vec::new(), error: None, max_level_nodes: 0 };
+    let mut record = Record { max_level_nodes: Some(0), ..Record::new(path) };
     let text = match String::from_utf8(read(path)?) {
         Ok(text) => text,
         Err(e) => return Ok(record.failed("error", format!("not UTF-8: {e}"))),
@@ -156,7 +119,8 @@ fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &P
             record.ttfm_us = started.elapsed().as_secs_f64() * 1e6;
         }
         record.masks_us.push(us);
-        record.max_level_nodes = record.max_level_nodes.max(matcher.recognizer().parser().level_node_count());
+        let level_nodes = matcher.recognizer().parser().level_node_count();
+        record.max_level_nodes = record.max_level_nodes.max(Some(level_nodes));
         if verify {
             if let Some(difference) = difference_from_reference(&matcher, &mask, step)? {
                 return Ok(record.failed("mask_differs", difference));
@@ -173,14 +137,6 @@ fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &P
         }
     }
     Ok(record)
-}
-
-impl Record {
-    fn failed(mut self, status: &'static str, reason: String) -> Record {
-        self.status = status;
-        self.error = Some(reason);
-        self
-    }
 }
 
 fn report(
@@ -230,7 +186,7 @@ fn report(
         percentile(&ttfm, 0.99),
         ttfm.last().copied().unwrap_or(0.0)
     );
-    let max_level = records.iter().map(|r| r.max_level_nodes).max().unwrap_or(0);
+    let max_level = records.iter().filter_map(|r| r.max_level_nodes).max().unwrap_or(0);
     out!("largest GSS level at a mask: {max_level} nodes");
     if verified {
         out!("verify: every mask equal to the token-by-token reference mask");
@@ -245,14 +201,6 @@ fn out_path(path: &Path, mode: Mode, several: bool) -> PathBuf {
     let stem = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
     let ext = path.extension().map_or_else(|| "json".into(), |e| e.to_string_lossy().into_owned());
     path.with_file_name(format!("{stem}.{}.{ext}", format!("{mode:?}").to_lowercase()))
-}
-
-fn write_records(path: &Path, records: &[Record]) -> Result<(), Error> {
-    let io = |source| Error::Io { path: path.display().to_string(), source };
-    let json = serde_json::to_string(records).map_err(|e| io(std::io::Error::other(e)))?;
-    std::fs::write(path, json).map_err(io)?;
-    out!("records written to {}", path.display());
-    Ok(())
 }
 
 /// The process's peak resident memory, from `/proc/self/status` (Linux).

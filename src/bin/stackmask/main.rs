@@ -13,6 +13,7 @@
 
 mod bench;
 mod maskbench;
+mod records;
 
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};

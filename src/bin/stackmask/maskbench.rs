@@ -12,6 +12,7 @@
 //! mode skips tokens: it feeds the instance's bytes to the recognizer, which checks the
 //! compiler's semantics alone.
 
+use crate::records::{self, Record};
 use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
 use serde_json::Value;
 use stackmask::classifier::StackClassifier;
@@ -49,22 +50,9 @@ pub struct Args {
     pub out: Option<PathBuf>,
 }
 
-/// One schema's result, in the MaskBench harness format.
-#[derive(serde::Serialize)]
-struct Record {
-    id: String,
-    status: &'static str,
-    ttfm_us: f64,
-    masks_us: Vec<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// `oneOf`s compiled as `anyOf` (with `--one-of any-of`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    approximated: Vec<String>,
-}
-
 pub fn run(args: Args) -> Result<ExitCode, Error> {
-    let files: Vec<PathBuf> = schema_files(&args.paths)?.into_iter().step_by(args.every.max(1)).collect();
+    let is_json = |p: &Path| p.extension().is_some_and(|e| e == "json");
+    let files: Vec<PathBuf> = records::expand(&args.paths, is_json)?.into_iter().step_by(args.every.max(1)).collect();
     if files.is_empty() {
         eprintln!("error: no schema files given");
         return Ok(ExitCode::from(2));
@@ -78,46 +66,15 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     progress.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} schemas {elapsed} {msg}").expect("valid template"),
     );
-    let mut records = Vec::with_capacity(files.len());
-    for path in &files {
-        let record = run_file(path, &args, &options)?;
-        progress.inc(1);
-        if record.status == "mask_differs" {
-            progress.finish_and_clear();
-            out!("{}: {}", record.id, record.error.as_deref().unwrap_or(""));
-            return Ok(ExitCode::from(1));
-        }
-        records.push(record);
-    }
-    progress.finish_and_clear();
+    let Some(records) = records::run_each(&files, progress, |path| run_file(path, &args, &options))? else {
+        return Ok(ExitCode::from(1));
+    };
     report(&records, args.mode, args.verify)?;
     if let Some(path) = &args.out {
-        let io = |source| Error::Io { path: path.display().to_string(), source };
-        let json = serde_json::to_string(&records).map_err(|e| io(std::io::Error::other(e)))?;
-        std::fs::write(path, json).map_err(io)?;
-        out!("records written to {}", path.display());
+        records::write(path, &records)?;
     }
     let invalidations = records.iter().filter(|r| r.status == "invalidation_error").count();
     Ok(if invalidations > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-/// Schema files given, with folders replaced by the `.json` files in them (sorted).
-fn schema_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
-    let mut files = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|source| Error::Io { path: p.display().to_string(), source })?;
-            let mut inside: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "json"))
-                .collect();
-            inside.sort();
-            files.extend(inside);
-        } else {
-            files.push(p.clone());
-        }
-    }
-    Ok(files)
 }
 
 /// One test instance: its text as MaskBench serializes it, and its label.
@@ -127,9 +84,7 @@ struct Test {
 }
 
 fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Record, Error> {
-    let id = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-    let mut record =
-        Record { id, status: "pass", ttfm_us: 0.0, masks_us: Vec::new(), error: None, approximated: Vec::new() };
+    let mut record = Record::new(path);
     let file: Value = match serde_json::from_slice(&read(path)?) {
         Ok(v) => v,
         Err(e) => return Ok(record.failed("error", format!("not a MaskBench file: {e}"))),
@@ -159,7 +114,7 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
         for test in &tests {
             let mut r = Recognizer::new(Arc::clone(&compiled));
             let accepted = r.feed(test.text.as_bytes()).is_ok() && r.is_complete()?;
-            record.judge(accepted, test.valid);
+            judge(&mut record, accepted, test.valid);
         }
         return Ok(record);
     }
@@ -178,7 +133,7 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
             Err(Forced::Differs(difference)) => return Ok(record.failed("mask_differs", difference)),
             Err(Forced::Error(e)) => return Ok(record.failed("error", e.to_string())),
         };
-        record.judge(accepted, test.valid);
+        judge(&mut record, accepted, test.valid);
     }
     Ok(record)
 }
@@ -225,18 +180,10 @@ fn teacher_force(
     Ok(true)
 }
 
-impl Record {
-    fn failed(mut self, status: &'static str, reason: String) -> Record {
-        self.status = status;
-        self.error = Some(reason);
-        self
-    }
-
-    /// Records a test's outcome; the first failure decides the status.
-    fn judge(&mut self, accepted: bool, valid: bool) {
-        if accepted != valid && self.status == "pass" {
-            self.status = if valid { "validation_error" } else { "invalidation_error" };
-        }
+/// Records a test's outcome; the first failure decides the status.
+fn judge(record: &mut Record, accepted: bool, valid: bool) {
+    if accepted != valid && record.status == "pass" {
+        record.status = if valid { "validation_error" } else { "invalidation_error" };
     }
 }
 

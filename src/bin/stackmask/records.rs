@@ -1,0 +1,96 @@
+//! What `bench` and `maskbench` share: input files, and result records in the MaskBench
+//! harness format (`{"id", "status", "ttfm_us", "masks_us"}`, read by
+//! `shared/peers/summarize.py`).
+
+use crate::out;
+use stackmask::Error;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One text's (`bench`) or one schema's (`maskbench`) result.
+#[derive(serde::Serialize)]
+pub struct Record {
+    pub id: String,
+    pub status: &'static str,
+    pub ttfm_us: f64,
+    pub masks_us: Vec<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The largest number of GSS nodes on the current level at a mask (`bench`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_level_nodes: Option<usize>,
+    /// `oneOf`s compiled as `anyOf` (`maskbench --one-of any-of`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub approximated: Vec<String>,
+}
+
+impl Record {
+    /// A passing record named after `path`'s file name.
+    pub fn new(path: &Path) -> Record {
+        let id = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        Record {
+            id,
+            status: "pass",
+            ttfm_us: 0.0,
+            masks_us: Vec::new(),
+            error: None,
+            max_level_nodes: None,
+            approximated: Vec::new(),
+        }
+    }
+
+    pub fn failed(mut self, status: &'static str, reason: String) -> Record {
+        self.status = status;
+        self.error = Some(reason);
+        self
+    }
+}
+
+/// Files given, with folders replaced by the files in them whose name `keep` accepts
+/// (sorted).
+pub fn expand(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Vec<PathBuf>, Error> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|source| Error::Io { path: p.display().to_string(), source })?;
+            let mut inside: Vec<PathBuf> =
+                entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.is_file() && keep(p)).collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Runs `one` on every file, advancing `progress`; stops at the first record whose mask
+/// differs from the reference, prints it and returns `None`.
+pub fn run_each(
+    files: &[PathBuf],
+    progress: indicatif::ProgressBar,
+    mut one: impl FnMut(&Path) -> Result<Record, Error>,
+) -> Result<Option<Vec<Record>>, Error> {
+    let mut records = Vec::with_capacity(files.len());
+    for path in files {
+        let record = one(path)?;
+        progress.inc(1);
+        if record.status == "mask_differs" {
+            progress.finish_and_clear();
+            out!("{}: {}", record.id, record.error.as_deref().unwrap_or(""));
+            return Ok(None);
+        }
+        records.push(record);
+    }
+    progress.finish_and_clear();
+    Ok(Some(records))
+}
+
+/// Writes `records` as one JSON array.
+pub fn write(path: &Path, records: &[Record]) -> Result<(), Error> {
+    let io = |source| Error::Io { path: path.display().to_string(), source };
+    let json = serde_json::to_string(records).map_err(|e| io(std::io::Error::other(e)))?;
+    std::fs::write(path, json).map_err(io)?;
+    out!("records written to {}", path.display());
+    Ok(())
+}
