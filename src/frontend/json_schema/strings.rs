@@ -10,7 +10,7 @@
 //! accept every escape JSON allows.
 
 use crate::frontend::pyregex;
-use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
+use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 /// Any JSON string, every escape allowed.
 pub(super) const ANY_STRING: &str = r#""(?:[^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*""#;
@@ -143,7 +143,9 @@ fn spell_hir(hir: &Hir) -> Result<Hir, String> {
             max: r.max,
             // The set of full matches does not depend on laziness.
             greedy: true,
-            sub: Box::new(spell_hir(&r.sub)?),
+            // A group around the repeated part: `Hir`'s `Display` writes `(x+)?` as
+            // `x+?`, which reads back as a lazy `+`.
+            sub: Box::new(Hir::capture(Capture { index: 1, name: None, sub: Box::new(spell_hir(&r.sub)?) })),
         }),
         HirKind::Capture(c) => spell_hir(&c.sub)?,
         HirKind::Concat(parts) => Hir::concat(parts.iter().map(spell_hir).collect::<Result<_, _>>()?),
@@ -225,6 +227,12 @@ mod tests {
     fn lengths_count_characters_not_bytes() {
         let r = length(1, Some(2));
         assert!(full(&r, r#""é\n""#) && !full(&r, r#""""#) && !full(&r, r#""abc""#));
+    }
+
+    #[test]
+    fn optional_repetitions_stay_greedy_and_optional() {
+        let r = pattern("^a([a-z]+)?b$").unwrap().0;
+        assert!(full(&r, r#""ab""#) && full(&r, r#""axyb""#) && !full(&r, r#""a1b""#));
     }
 
     #[test]
