@@ -7,7 +7,7 @@
 //!
 //! | stage | module | job |
 //! |---|---|---|
-//! | front-end | [`frontend`] | Lark text → grammar IR |
+//! | front-end | [`frontend`] | Lark text, JSON Schema ([`frontend::json_schema`]) or a regex → grammar IR |
 //! | IR | [`ir`] | BNF over regular terminals |
 //! | lexer | [`lexer`] | all terminals in one byte-level DFA |
 //! | LR tables | [`lr`] | LALR(1) automaton, conflicts kept |

@@ -1,6 +1,7 @@
-//! Lark front-end: Lark grammar text in, [`ir::Grammar`](crate::ir::Grammar) out.
+//! Front-ends: Lark grammar text, a JSON Schema ([`json_schema`]) or a regex
+//! ([`Grammar::from_regex`]) in, [`ir::Grammar`](crate::ir::Grammar) out.
 //!
-//! [`Grammar::from_lark`] reads the dialect of [Lark](https://github.com/lark-parser/lark)
+//! The rest of this page is the Lark front-end. [`Grammar::from_lark`] reads the dialect of [Lark](https://github.com/lark-parser/lark)
 //! that SynCode and llguidance also accept, and compiles it to the IR: plain BNF
 //! productions over terminals that are each one regular expression in
 //! [`regex_syntax`] syntax. Nothing here knows about bytes, tokens or parse states.

@@ -286,15 +286,17 @@ fn parse_terminal_regex(pattern: &str) -> std::result::Result<Hir, String> {
         .utf8(true)
         .build()
         .parse(pattern)
-        .map_err(|e| format!("invalid regex /{pattern}/: {}", first_line(&e.to_string())))?;
+        .map_err(|e| format!("invalid regex /{pattern}/: {}", reason_line(&e.to_string())))?;
     if hir.properties().look_set().iter().next().is_some() {
         return Err(format!("regex /{pattern}/ uses an anchor or word boundary, which a lexeme cannot test"));
     }
     Ok(hir)
 }
 
-fn first_line(s: &str) -> String {
-    s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(s).trim().to_string()
+/// The last non-empty line of an error message (`regex_syntax` puts the reason there,
+/// under a picture of the pattern).
+pub(crate) fn reason_line(s: &str) -> String {
+    s.lines().rfind(|l| !l.trim().is_empty()).unwrap_or(s).trim().to_string()
 }
 
 fn has_lazy_repetition(hir: &Hir) -> bool {

@@ -71,7 +71,7 @@ use std::time::Duration;
 pub struct CompileConfig {
     /// Wall-clock budget of the whole compile (lexer DFA, then LR tables), checked inside
     /// both stages' loops alongside their own budgets; exceeding it is [`Error::Limit`]
-    /// with [`LimitKind::TotalCompileTime`](crate::LimitKind::TotalCompileTime). `None`:
+    /// with [`LimitKind::TotalCompileTime`]. `None`:
     /// no total budget. Default: 10 s.
     pub time_budget: Option<Duration>,
     /// Lexer DFA limits.

@@ -195,7 +195,7 @@ fn report(records: &[Record], mode: Mode, verified: bool) -> Result<(), Error> {
             None => counts.push((r.status, 1)),
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
     let passed = records.iter().filter(|r| r.status == "pass").count();
     let approximated = records.iter().filter(|r| !r.approximated.is_empty()).count();
     out!("== {mode:?} ==");

@@ -451,7 +451,7 @@ impl<'a> Emitter<'a> {
     // ----- arrays -----
 
     fn array(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
-        if s.get("uniqueItems") == Some(&Value::Bool(true)) && count(s, "maxItems", at)?.is_none_or(|m| m > 1) {
+        if s.get("uniqueItems") == Some(&Value::Bool(true)) && count(s, "maxItems", at)?.map_or(true, |m| m > 1) {
             return Err(Schemas::error(at, "`uniqueItems` is not supported"));
         }
         let (prefix, rest) = self.array_items(s, at)?;

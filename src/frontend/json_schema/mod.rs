@@ -3,7 +3,7 @@
 //! [`Grammar::from_json_schema`] compiles drafts 4, 6, 7, 2019-09 and 2020-12 (the
 //! draft named by `$schema`, 2020-12 when there is none). The grammar accepts a JSON
 //! text exactly when it is valid against the schema, within the limits below; a keyword
-//! the compiler cannot enforce is an [`Error::Schema`](crate::Error::Schema) naming it
+//! the compiler cannot enforce is an [`Error::Schema`] naming it
 //! and where it is, never a silently looser grammar. `docs/json-schema.md` lists the
 //! keywords.
 //!

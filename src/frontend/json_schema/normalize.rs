@@ -403,7 +403,7 @@ impl<'a> Schemas<'a> {
 fn complement_of_required(branch: &[Simple]) -> Option<Vec<Simple>> {
     let [simple] = branch else { return None };
     let only_required = simple.keys().all(|k| k == "required" || k == "type")
-        && simple.get("type").is_none_or(|t| t.as_u64() == Some(Types::OBJECT.0 as u64));
+        && simple.get("type").map_or(true, |t| t.as_u64() == Some(Types::OBJECT.0 as u64));
     let names: Vec<&str> = required(simple).collect();
     if !only_required || names.is_empty() {
         return None;
@@ -423,7 +423,7 @@ fn complement_of_required(branch: &[Simple]) -> Option<Vec<Simple>> {
 fn complement_of_object_condition(condition: &Simple) -> Option<Vec<Simple>> {
     let object = Value::from(Types::OBJECT.0);
     let shape = condition.keys().all(|k| matches!(k.as_str(), "type" | "required" | "properties"))
-        && condition.get("type").is_none_or(|t| t == &object);
+        && condition.get("type").map_or(true, |t| t == &object);
     if !shape {
         return None;
     }
@@ -612,7 +612,7 @@ fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &st
         .into_iter()
         .flat_map(|p| p.keys())
         .chain(required(y).map(str::to_string).collect::<Vec<_>>().iter())
-        .filter(|name| own.is_none_or(|own| !own.contains_key(name.as_str())))
+        .filter(|name| own.map_or(true, |own| !own.contains_key(name.as_str())))
         .cloned()
         .collect();
     if foreign.is_empty() {

@@ -48,7 +48,7 @@ pub(super) fn pattern(pattern: &str) -> Result<StringRegex, String> {
         .utf8(true)
         .build()
         .parse(&translated)
-        .map_err(|e| format!("pattern /{pattern}/ is not supported: {}", last_line(&e.to_string())))?;
+        .map_err(|e| format!("pattern /{pattern}/ is not supported: {}", crate::lexer::reason_line(&e.to_string())))?;
     let body = search(&hir).map_err(|reason| format!("pattern /{pattern}/: {reason}"))?;
     Ok(StringRegex(format!("\"{body}\"")))
 }
@@ -192,9 +192,6 @@ fn spell(c: char) -> String {
     }
 }
 
-fn last_line(s: &str) -> String {
-    s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or(s).trim().to_string()
-}
 
 #[cfg(test)]
 mod tests {
