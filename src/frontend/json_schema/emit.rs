@@ -188,14 +188,17 @@ impl<'a> Emitter<'a> {
             out.push(vec![self.punct.null]);
         }
         if types.contains(Types::BOOLEAN) {
-            out.push(vec![self.punct.r#true]);
-            out.push(vec![self.punct.r#false]);
+            for (value, symbol) in [(true, self.punct.r#true), (false, self.punct.r#false)] {
+                if !nots.booleans.contains(&value) {
+                    out.push(vec![symbol]);
+                }
+            }
         }
         if types.intersects(Types::NUMBER) {
             if !types.contains(Types::INTEGER) {
                 return Err(Schemas::error(at, "numbers that are not integers (`not` an integer) are not supported"));
             }
-            if let Some(number) = self.number(s, types.contains(Types::FRACTION), at)? {
+            if let Some(number) = self.number(s, types.contains(Types::FRACTION), &nots.numbers, at)? {
                 out.push(vec![number]);
             }
         }
@@ -218,7 +221,7 @@ impl<'a> Emitter<'a> {
     /// equal to some values, or strings matching a pattern (`not {pattern}` also
     /// excludes every non-string, which satisfies `{pattern}`).
     fn negations(&self, s: &Simple, at: &str) -> Result<Negations> {
-        let mut out = Negations { types: Types(0), strings: Vec::new() };
+        let mut out = Negations { types: Types(0), strings: Vec::new(), numbers: Vec::new(), booleans: Vec::new() };
         for (i, not) in s.get("not").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let at = format!("{at}/not/{i}");
             for negated in self.schemas.flatten(not, &at)? {
@@ -228,10 +231,18 @@ impl<'a> Emitter<'a> {
                     [] => out.types = Types(out.types.0 | types.0),
                     ["enum"] => {
                         for value in negated["enum"].as_array().into_iter().flatten() {
-                            let Value::String(text) = value else {
-                                return Err(Schemas::error(&at, "`not` of an enum with values other than strings is not supported"));
-                            };
-                            out.strings.push(strings::literal(text));
+                            match value {
+                                Value::String(text) => out.strings.push(strings::literal(text)),
+                                Value::Null => out.types = Types(out.types.0 | Types::NULL.0),
+                                Value::Bool(b) => out.booleans.push(*b),
+                                Value::Number(n) if n.is_i64() || n.is_u64() => out.numbers.push(integer_spellings(n)),
+                                _ => {
+                                    return Err(Schemas::error(
+                                        &at,
+                                        "`not` of an enum with fractional numbers, arrays or objects is not supported",
+                                    ))
+                                }
+                            }
                         }
                     }
                     ["pattern"] if Types::STRING.contains(types) || types == Types::ALL => {
@@ -271,7 +282,7 @@ impl<'a> Emitter<'a> {
         }
         let mut out = Vec::new();
         for value in values {
-            if !types.intersects(Types::of(value)) || (value.is_string() && !nots.strings.is_empty()) && self.excluded(value, nots) {
+            if !types.intersects(Types::of(value)) || self.excluded(value, nots) {
                 continue;
             }
             if !other.is_empty() && !self.scalar_satisfies(s, value, at)? {
@@ -284,7 +295,12 @@ impl<'a> Emitter<'a> {
 
     fn excluded(&self, value: &Value, nots: &Negations) -> bool {
         let spelled = serde_json::to_string(value).unwrap_or_default();
-        nots.strings.iter().any(|r| full_match(r, &spelled))
+        match value {
+            Value::String(_) => nots.strings.iter().any(|r| full_match(r, &spelled)),
+            Value::Number(_) => nots.numbers.iter().any(|r| full_match(r, &spelled)),
+            Value::Bool(b) => nots.booleans.contains(b),
+            _ => false,
+        }
     }
 
     /// Whether an enum value meets the scalar keywords beside the enum.
@@ -316,7 +332,7 @@ impl<'a> Emitter<'a> {
                             _ => regex_syntax::escape(&n.to_string()),
                         }
                     }
-                    _ => format!("{}(?:\\.0+)?", regex_syntax::escape(&n.to_string())),
+                    _ => integer_spellings(n),
                 };
                 vec![self.regex_terminal(regex)]
             }
@@ -363,12 +379,17 @@ impl<'a> Emitter<'a> {
 
     // ----- numbers -----
 
-    fn number(&mut self, s: &Simple, fractions: bool, at: &str) -> Result<Option<Symbol>> {
+    fn number(&mut self, s: &Simple, fractions: bool, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
         let Some(mut all) = self.number_regexes(s, fractions, at)? else { return Ok(None) };
-        let pattern = if all.len() == 1 {
+        if !excluded.is_empty() && all[0] == numbers::ANY_NUMBER {
+            // Exclusions list plain spellings; an exponent spelling of an excluded value
+            // (`1e0`) must not slip through.
+            all[0] = numbers::PLAIN_NUMBER.to_string();
+        }
+        let pattern = if all.len() == 1 && excluded.is_empty() {
             TerminalPattern::Regex(all.remove(0))
         } else {
-            TerminalPattern::Compound { all, except: Vec::new() }
+            TerminalPattern::Compound { all, except: excluded.to_vec() }
         };
         Ok(Some(self.terminal(pattern)))
     }
@@ -702,6 +723,16 @@ struct Negations {
     types: Types,
     /// Spelling regexes of strings that are excluded.
     strings: Vec<String>,
+    /// Spelling regexes of numbers that are excluded.
+    numbers: Vec<String>,
+    /// `true` and `false`, when excluded.
+    booleans: Vec<bool>,
+}
+
+/// The plain spellings of an integer value (`3`, `3.0`, `3.00`, …; `-0` for 0).
+fn integer_spellings(n: &serde_json::Number) -> String {
+    let sign = if n.as_u64() == Some(0) { "-?" } else { "" };
+    format!("{sign}{}(?:\\.0+)?", regex_syntax::escape(&n.to_string()))
 }
 
 /// Keywords that do not constrain an enum's values.

@@ -230,3 +230,16 @@ fn if_then_else_on_a_discriminator() {
     let err = Grammar::from_json_schema(r#"{"if": {"minimum": 3}, "then": {"type": "integer"}}"#).unwrap_err();
     assert!(err.to_string().contains("#/if"), "{err}");
 }
+
+#[test]
+fn not_of_null_boolean_and_integer_values() {
+    check(r#"{"type": ["integer", "boolean", "null"], "not": {"enum": [0, false, null]}}"#, &[
+        ("0", false),
+        ("-0", false),
+        ("1", true),
+        ("true", true),
+        ("false", false),
+        ("null", false),
+    ]);
+    check(r#"{"type": "number", "not": {"const": 1}}"#, &[("1", false), ("1.00", false), ("1e0", false), ("1.5", true), ("2", true)]);
+}
