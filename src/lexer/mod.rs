@@ -417,20 +417,10 @@ impl<'a> Builder<'a> {
     fn accepted_terminals(&self, subset: &Subset) -> Box<[TerminalId]> {
         let mut matched: Vec<&TerminalNfa> = Vec::new();
         for run in terminal_runs(subset, self.nfas) {
-            let mut required = Vec::new();
-            let mut excluded = false;
-            for &(i, s) in run {
-                let n = &self.nfas[i as usize];
-                if self.is_match(i, s) {
-                    match n.role {
-                        Role::Require => required.push(i),
-                        Role::Exclude => excluded = true,
-                    }
-                }
-            }
-            required.dedup();
             let first = &self.nfas[run[0].0 as usize];
-            if !excluded && required.len() == first.required as usize {
+            let excluded =
+                run.iter().any(|&(i, s)| self.nfas[i as usize].role == Role::Exclude && self.is_match(i, s));
+            if !excluded && self.distinct_required(run, |i, s| self.is_match(i, s)) == first.required as usize {
                 matched.push(first);
             }
         }
@@ -489,16 +479,25 @@ impl<'a> Builder<'a> {
         let mut dead_terminals = Vec::new();
         for run in terminal_runs(subset, self.nfas) {
             let first = &self.nfas[run[0].0 as usize];
-            let mut alive: Vec<u32> =
-                run.iter().filter(|(i, _)| self.nfas[*i as usize].role == Role::Require).map(|(i, _)| *i).collect();
-            alive.dedup();
-            if alive.len() < first.required as usize {
+            if self.distinct_required(run, |_, _| true) < first.required as usize {
                 dead_terminals.push(first.terminal);
             }
         }
         if !dead_terminals.is_empty() {
             subset.retain(|(i, _)| !dead_terminals.contains(&self.nfas[*i as usize].terminal));
         }
+    }
+
+    /// How many distinct `Require` NFAs of one terminal's `run` (sorted) have an entry
+    /// for which `keep(nfa, state)` holds.
+    fn distinct_required(&self, run: &[(u32, StateID)], keep: impl Fn(u32, StateID) -> bool) -> usize {
+        let mut nfas: Vec<u32> = run
+            .iter()
+            .filter(|&&(i, s)| self.nfas[i as usize].role == Role::Require && keep(i, s))
+            .map(|&(i, _)| i)
+            .collect();
+        nfas.dedup();
+        nfas.len()
     }
 
     /// For terminals with earliest-match semantics that match here, keep only the match.
