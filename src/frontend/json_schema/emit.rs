@@ -280,38 +280,40 @@ impl<'a> Emitter<'a> {
         if let Some(k) = other.iter().find(|k| !checked.contains(k)) {
             return Err(Schemas::error(at, format!("enum together with `{k}` is not supported")));
         }
+        let excluded_strings = Spellings::new(&nots.strings, at)?;
+        let excluded_numbers = Spellings::new(&nots.numbers, at)?;
+        // What the keywords beside the enum demand of string and number values (`None`:
+        // no value of that type is admitted), built only for types the enum holds.
+        let has = |is: fn(&Value) -> bool| !other.is_empty() && values.iter().any(is);
+        let strings_ok = if has(Value::is_string) {
+            self.string_regexes(s, &[], at)?.map(|(all, _)| Spellings::new(&all, at)).transpose()?
+        } else {
+            Some(Spellings::none())
+        };
+        let numbers_ok = if has(Value::is_number) {
+            self.number_regexes(s, true, at)?.map(|all| Spellings::new(&all, at)).transpose()?
+        } else {
+            Some(Spellings::none())
+        };
         let mut out = Vec::new();
         for value in values {
-            if !types.intersects(Types::of(value)) || self.excluded(value, nots) {
-                continue;
+            let spelled = serde_json::to_string(value).unwrap_or_default();
+            let admitted = types.intersects(Types::of(value))
+                && match value {
+                    Value::String(_) => {
+                        !excluded_strings.any(&spelled) && strings_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
+                    }
+                    Value::Number(_) => {
+                        !excluded_numbers.any(&spelled) && numbers_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
+                    }
+                    Value::Bool(b) => !nots.booleans.contains(b),
+                    _ => true,
+                };
+            if admitted {
+                out.push(self.literal(value));
             }
-            if !other.is_empty() && !self.scalar_satisfies(s, value, at)? {
-                continue;
-            }
-            out.push(self.literal(value));
         }
         Ok(out)
-    }
-
-    fn excluded(&self, value: &Value, nots: &Negations) -> bool {
-        let spelled = serde_json::to_string(value).unwrap_or_default();
-        match value {
-            Value::String(_) => nots.strings.iter().any(|r| full_match(r, &spelled)),
-            Value::Number(_) => nots.numbers.iter().any(|r| full_match(r, &spelled)),
-            Value::Bool(b) => nots.booleans.contains(b),
-            _ => false,
-        }
-    }
-
-    /// Whether an enum value meets the scalar keywords beside the enum.
-    fn scalar_satisfies(&mut self, s: &Simple, value: &Value, at: &str) -> Result<bool> {
-        let spelled = serde_json::to_string(value).unwrap_or_default();
-        let regexes = match value {
-            Value::String(_) => self.string_regexes(s, &[], at)?.map(|(all, _)| all),
-            Value::Number(_) => self.number_regexes(s, true, at)?,
-            _ => Some(Vec::new()),
-        };
-        Ok(regexes.is_some_and(|all| all.iter().all(|r| full_match(r, &spelled))))
     }
 
     /// The symbols spelling exactly `value` (numbers in any plain spelling of it).
@@ -542,8 +544,9 @@ impl<'a> Emitter<'a> {
     // ----- objects -----
 
     fn object(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
-        let Some(members) = self.members(s, at)? else { return Ok(Vec::new()) };
-        let extra = self.extra_members(s, at)?;
+        let patterns = pattern_properties(s, at)?;
+        let Some(members) = self.members(s, &patterns, at)? else { return Ok(Vec::new()) };
+        let extra = self.extra_members(s, &patterns, at)?;
         let required = members.iter().filter(|m| m.required).count();
         let min = count(s, "minProperties", at)?.map_or(0, |m| m as usize);
         let max = count(s, "maxProperties", at)?.map(|m| m as usize);
@@ -589,7 +592,11 @@ impl<'a> Emitter<'a> {
 
     /// The declared properties in order, then required ones that are not declared;
     /// `None` when a required property can have no value.
-    fn members(&mut self, s: &Simple, at: &str) -> Result<Option<Vec<Member>>> {
+    fn members(&mut self, s: &Simple, patterns: &[(StringRegex, &Value)], at: &str) -> Result<Option<Vec<Member>>> {
+        let matchers = patterns
+            .iter()
+            .map(|(regex, schema)| Ok((Spellings::new(std::slice::from_ref(&regex.0), at)?, *schema)))
+            .collect::<Result<Vec<_>>>()?;
         let required: Vec<&str> = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let declared = s.get("properties").and_then(Value::as_object);
         let mut names: Vec<&str> = declared.into_iter().flat_map(|p| p.keys().map(String::as_str)).collect();
@@ -603,7 +610,9 @@ impl<'a> Emitter<'a> {
             let is_required = required.contains(&name);
             let own = declared.and_then(|p| p.get(name));
             let mut schemas: Vec<Value> = own.into_iter().cloned().collect();
-            let by_pattern = self.pattern_schemas_for(s, name, at)?;
+            let spelled = serde_json::to_string(name).unwrap_or_default();
+            let by_pattern: Vec<Value> =
+                matchers.iter().filter(|(m, _)| m.any(&spelled)).map(|(_, schema)| (*schema).clone()).collect();
             if own.is_none() && by_pattern.is_empty() {
                 schemas.push(s.get("additionalProperties").cloned().unwrap_or(Value::Bool(true)));
             }
@@ -622,31 +631,16 @@ impl<'a> Emitter<'a> {
         Ok(Some(members))
     }
 
-    /// The `patternProperties` schemas whose pattern matches `name`.
-    fn pattern_schemas_for(&self, s: &Simple, name: &str, at: &str) -> Result<Vec<Value>> {
-        let mut out = Vec::new();
-        let spelled = serde_json::to_string(name).unwrap_or_default();
-        for (pattern, schema) in s.get("patternProperties").and_then(Value::as_object).into_iter().flatten() {
-            let regex = strings::pattern(pattern).map_err(|reason| Schemas::error(at, reason))?;
-            if full_match(&regex.0, &spelled) {
-                out.push(schema.clone());
-            }
-        }
-        Ok(out)
-    }
-
     /// Key terminals and value nonterminals of the properties not declared: one per
     /// `patternProperties` pattern (keys matching only it), then the additional ones
     /// (keys matching none). Declared names are excluded from all of them.
-    fn extra_members(&mut self, s: &Simple, at: &str) -> Result<Vec<(Symbol, NonterminalId)>> {
+    fn extra_members(
+        &mut self,
+        s: &Simple,
+        patterns: &[(StringRegex, &Value)],
+        at: &str,
+    ) -> Result<Vec<(Symbol, NonterminalId)>> {
         let declared: Vec<String> = self.declared_spellings(s);
-        let patterns: Vec<(StringRegex, &Value)> = s
-            .get("patternProperties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-            .map(|(p, schema)| strings::pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
-            .collect::<Result<_>>()?;
         let names = self.property_name_regexes(s, at)?;
         let mut out = Vec::new();
         for (i, (regex, schema)) in patterns.iter().enumerate() {
@@ -778,8 +772,47 @@ fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
     })
 }
 
-fn full_match(regex: &str, text: &str) -> bool {
-    regex::Regex::new(&format!("^(?:{regex})$")).is_ok_and(|r| r.is_match(text))
+/// The `patternProperties` of `s`: each pattern as a regex over key spellings, with its
+/// schema.
+fn pattern_properties<'s>(s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &'s Value)>> {
+    s.get("patternProperties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(p, schema)| strings::pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
+        .collect()
+}
+
+/// Regexes over spellings, compiled once, against which the compiler tests values it
+/// knows (enum values, declared property names). A regex that cannot be compiled is an
+/// error: a silent "no match" could widen the grammar.
+struct Spellings(Vec<regex::Regex>);
+
+impl Spellings {
+    fn new(regexes: &[String], at: &str) -> Result<Spellings> {
+        regexes
+            .iter()
+            .map(|r| {
+                regex::Regex::new(&format!("^(?:{r})$")).map_err(|e| {
+                    Schemas::error(at, format!("a regex is too large to test values against: {}", crate::lexer::reason_line(&e.to_string())))
+                })
+            })
+            .collect::<Result<_>>()
+            .map(Spellings)
+    }
+
+    /// No regex: every spelling passes [`Spellings::all`], none [`Spellings::any`].
+    fn none() -> Spellings {
+        Spellings(Vec::new())
+    }
+
+    fn any(&self, spelled: &str) -> bool {
+        self.0.iter().any(|r| r.is_match(spelled))
+    }
+
+    fn all(&self, spelled: &str) -> bool {
+        self.0.iter().all(|r| r.is_match(spelled))
+    }
 }
 
 fn escape_pointer(name: &str) -> String {
