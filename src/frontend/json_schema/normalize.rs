@@ -408,13 +408,7 @@ fn complement_of_required(branch: &[Simple]) -> Option<Vec<Simple>> {
     if !only_required || names.is_empty() {
         return None;
     }
-    let forbid = |name: &str| {
-        let mut s = Simple::new();
-        s.insert("type".into(), Value::from(Types::OBJECT.0));
-        s.insert("properties".into(), serde_json::json!({ name: false }));
-        s
-    };
-    Some(names.into_iter().map(forbid).collect())
+    Some(names.into_iter().map(object_lacking).collect())
 }
 
 /// The values failing a condition made of `type: object`, `required` and `properties`:
@@ -433,12 +427,7 @@ fn complement_of_object_condition(condition: &Simple) -> Option<Vec<Simple>> {
         others.insert("type".into(), Value::from(Types::ALL.0 & !Types::OBJECT.0));
         out.push(others);
     }
-    for name in required(condition) {
-        let mut lacking = Simple::new();
-        lacking.insert("type".into(), object.clone());
-        lacking.insert("properties".into(), serde_json::json!({ name: false }));
-        out.push(lacking);
-    }
+    out.extend(required(condition).map(object_lacking));
     for (name, schema) in condition.get("properties").and_then(Value::as_object).into_iter().flatten() {
         let mut failing = Simple::new();
         failing.insert("type".into(), object.clone());
@@ -447,6 +436,14 @@ fn complement_of_object_condition(condition: &Simple) -> Option<Vec<Simple>> {
         out.push(failing);
     }
     Some(out)
+}
+
+/// The objects without property `name`.
+fn object_lacking(name: &str) -> Simple {
+    let mut s = Simple::new();
+    s.insert("type".into(), Value::from(Types::OBJECT.0));
+    s.insert("properties".into(), serde_json::json!({ name: false }));
+    s
 }
 
 fn required(s: &Simple) -> impl Iterator<Item = &str> {
