@@ -124,6 +124,22 @@ pub enum Error {
         /// What is wrong, naming the keyword.
         reason: String,
     },
+    /// A grammar assembled in the IR (with [`GrammarBuilder`](crate::ir::GrammarBuilder))
+    /// refers to a symbol it does not have.
+    #[error("grammar IR is inconsistent: {reason}")]
+    Ir {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A classifier artifact cannot be loaded: it is truncated or corrupt, was written by
+    /// another format version, or was built for another vocabulary or grammar compiler.
+    #[error("classifier artifact error at {at}: {reason}")]
+    Artifact {
+        /// Where in the artifact (`header`, `payload`, `row 12, class 3`, …).
+        at: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The grammar generates no sentence at all.
     #[error("grammar has no sentences: start rule `{start}` derives no terminal string")]
     EmptyLanguage {

@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 fn seeds(target: &str) -> &'static [Vec<u8>] {
     static CORPORA: OnceLock<Vec<(String, Vec<Vec<u8>>)>> = OnceLock::new();
     let corpora = CORPORA.get_or_init(|| {
-        ["lark_compile", "json_schema_compile", "matcher_vs_oracle", "recognizer_feed"]
+        ["lark_compile", "json_schema_compile", "matcher_vs_oracle", "recognizer_feed", "artifact_load"]
             .iter()
             .map(|&name| (name.to_string(), read_corpus(name)))
             .collect()
@@ -57,6 +57,42 @@ fn matcher_ops_replays_its_corpus() {
 fn recognizer_feed_replays_its_corpus() {
     replay("recognizer_feed", bodies::recognizer_feed);
 }
+
+#[test]
+fn artifact_load_replays_its_corpus() {
+    replay("artifact_load", bodies::artifact_load);
+}
+
+/// The untouched artifact must load and give the reference masks: without this, a
+/// change that made every load fail would leave the fuzz body checking nothing.
+#[test]
+fn artifact_load_accepts_the_written_artifacts() {
+    for (choice, artifact) in bodies::written_artifacts().iter().enumerate() {
+        let mut data = vec![choice as u8];
+        data.extend_from_slice(&artifact[ARTIFACT_HEADER..]);
+        assert!(data.len() > 1_000, "artifact {choice} is only {} bytes", data.len());
+        bodies::artifact_load(&data);
+    }
+}
+
+/// Rewrites `fuzz/corpus/artifact_load/` from the current build's artifacts (run after a
+/// format change): `cargo test --test fuzz_bodies -- --ignored write_artifact_seeds`.
+#[test]
+#[ignore = "rewrites the artifact_load seed corpus"]
+fn write_artifact_seeds() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/artifact_load");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (choice, artifact) in bodies::written_artifacts().iter().enumerate() {
+        let mut data = vec![choice as u8];
+        data.extend_from_slice(&artifact[ARTIFACT_HEADER..]);
+        std::fs::write(dir.join(format!("grammar{choice}")), &data).unwrap();
+        let truncated = &data[..data.len() / 2];
+        std::fs::write(dir.join(format!("grammar{choice}-truncated")), truncated).unwrap();
+    }
+}
+
+/// Bytes before an artifact's payload (see `stackmask::classifier` artifacts).
+const ARTIFACT_HEADER: usize = 20;
 
 /// One random edit of a seed: replace, insert or delete a byte, or duplicate a slice.
 #[derive(Clone, Debug)]
@@ -225,5 +261,19 @@ proptest! {
     #[test]
     fn recognizer_feed_on_edited_seeds(data in edited_seed("recognizer_feed")) {
         bodies::recognizer_feed(&data);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(300))]
+
+    #[test]
+    fn artifact_load_on_edited_seeds(data in edited_seed("artifact_load")) {
+        bodies::artifact_load(&data);
+    }
+
+    #[test]
+    fn artifact_load_on_random_bytes(data in prop::collection::vec(any::<u8>(), 0..256)) {
+        bodies::artifact_load(&data);
     }
 }

@@ -9,10 +9,10 @@
 //!
 //! Surfaces covered: Lark text ([`lark_compile`]), JSON-Schema text
 //! ([`json_schema_compile`]), token ids and bytes through the matcher ([`matcher_ops`]),
-//! bytes through the recognizer on real grammars ([`recognizer_feed`]). A planned surface
-//! (serialized classifier artifacts) adds one body.
+//! bytes through the recognizer on real grammars ([`recognizer_feed`]), serialized
+//! classifier artifacts ([`artifact_load`]).
 
-use stackmask::classifier::StackClassifier;
+use stackmask::classifier::{ArtifactConfig, ClassifierConfig, StackClassifier};
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
 use stackmask::tokenizer::Vocabulary;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
@@ -324,6 +324,86 @@ pub fn matcher_ops(data: &[u8]) {
                 }
                 s.after_commit(result, Some(token).filter(|&t| t < vocab_len));
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Serialized classifier artifacts → load → masks.
+
+/// Bytes before an artifact's payload: magic (8), format version (4), xxh3-64 digest (8).
+const ARTIFACT_HEADER: usize = 20;
+
+/// The matcher grammars' eager classifiers, written as artifacts.
+pub fn written_artifacts() -> &'static [Vec<u8>] {
+    static ARTIFACTS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    ARTIFACTS.get_or_init(|| {
+        let fixture = matcher_fixture();
+        let write = |lazy: &Arc<StackClassifier>| {
+            let eager = StackClassifier::new(Arc::clone(lazy.compiled()), Arc::clone(&fixture.vocab));
+            eager.build_eager().expect("the fixture grammars build within the budget");
+            eager.to_artifact().expect("an artifact is written")
+        };
+        fixture.classifiers.iter().map(write).collect()
+    })
+}
+
+/// `payload` behind the magic and version of a written artifact and its own digest.
+fn wrap_artifact(payload: &[u8]) -> Vec<u8> {
+    let mut bytes = written_artifacts()[0][..12].to_vec();
+    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(payload).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    bytes
+}
+
+/// Arbitrary bytes as the payload of a classifier artifact for the matcher fixture's
+/// vocabulary, behind a valid header and digest so that every input reaches the decoder
+/// and the checks behind it (the header's own checks are unit tests). The first byte
+/// picks the grammar whose written payload counts as untouched.
+///
+/// Loading returns a classifier or an artifact, IR, grammar-compile or limit error. A
+/// loaded classifier computes masks along a walk without panicking; one loaded from the
+/// untouched payload computes exactly the reference masks.
+pub fn artifact_load(data: &[u8]) {
+    let Some((&choice, payload)) = data.split_first() else { return };
+    let fixture = matcher_fixture();
+    let pristine = &written_artifacts()[choice as usize % fixture.classifiers.len()][ARTIFACT_HEADER..];
+    let config = ArtifactConfig { compile: small_config(), classifier: ClassifierConfig::default() };
+    match StackClassifier::from_artifact(&wrap_artifact(payload), Arc::clone(&fixture.vocab), &config) {
+        Ok(classifier) => walk_loaded(Arc::new(classifier), payload == pristine),
+        Err(e) => assert!(
+            matches!(
+                e,
+                Error::Artifact { .. }
+                    | Error::Ir { .. }
+                    | Error::Terminal { .. }
+                    | Error::EmptyLanguage { .. }
+                    | Error::Limit { .. }
+            ),
+            "unexpected artifact error: {e}"
+        ),
+    }
+}
+
+/// Mask and commit a few allowed tokens (a different one each step); with `exact`, every
+/// mask must be the reference mask and every allowed token must commit.
+fn walk_loaded(classifier: Arc<StackClassifier>, exact: bool) {
+    let mut matcher = Matcher::with_classifier(classifier);
+    let eos = matcher.vocab().eos_tokens()[0];
+    for step in 0..12usize {
+        let mut mask = vec![0u32; matcher.mask_words()];
+        if let Err(e) = matcher.compute_mask(&mut mask) {
+            return expect_input_error(&e);
+        }
+        if exact {
+            let reference = oracle::reference_mask(&matcher).expect("the reference mask of a viable text");
+            assert_eq!(mask, reference, "a mask of the untouched artifact differs from the reference");
+        }
+        let allowed: Vec<u32> = (0..mask.len() as u32 * 32).filter(|&t| t != eos && mask[t as usize / 32] >> (t % 32) & 1 == 1).collect();
+        let Some(&token) = allowed.get(step * 7 % allowed.len().max(1)) else { return };
+        if let Err(e) = matcher.commit(token) {
+            assert!(!exact, "token {token} of the untouched artifact's mask does not commit: {e}");
+            return expect_input_error(&e);
         }
     }
 }

@@ -54,8 +54,11 @@
 //! assert_eq!(stackmask::matcher::oracle::reference_mask(&m).unwrap(), mask);
 //! ```
 
+mod artifact;
 mod lexeme_trie;
 mod simulate;
+
+pub use artifact::ArtifactConfig;
 
 use crate::error::{Deadline, LimitKind, Result};
 use crate::glr::{NodeId, Parser};
@@ -215,7 +218,7 @@ const START: u32 = 1;
 /// No token set on an edge.
 const NO_OUTPUT: u32 = u32::MAX;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 enum Edge {
     To { target: u32, output: u32 },
     Overflow,
@@ -287,13 +290,17 @@ impl StackClassifier {
 
     /// A lazy classifier with `config`.
     pub fn with_config(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, config: ClassifierConfig) -> StackClassifier {
-        let tables = compiled.tables();
+        StackClassifier::with_spanner(Arc::new(TokenSpanner::new(compiled, vocab)), config)
+    }
+
+    /// A lazy classifier over `spanner` (whose built rows it uses as they are).
+    fn with_spanner(spanner: Arc<TokenSpanner>, config: ClassifierConfig) -> StackClassifier {
+        let tables = spanner.compiled().tables();
         let shiftable = (0..tables.state_count())
             .map(|s| TerminalSet::with_ids(tables.terminal_capacity(), tables.shifts(LrState(s as u32)).iter().map(|&(t, _)| t)))
             .collect();
-        let automata = (0..compiled.lexer().state_count()).map(|_| OnceLock::new()).collect();
-        let words = vocab.len().div_ceil(32);
-        let spanner = Arc::new(TokenSpanner::new(compiled, vocab));
+        let automata = (0..spanner.compiled().lexer().state_count()).map(|_| OnceLock::new()).collect();
+        let words = spanner.vocab().len().div_ceil(32);
         StackClassifier { spanner, config, shiftable, automata, words, bytes: AtomicUsize::new(0) }
     }
 
@@ -310,6 +317,11 @@ impl StackClassifier {
     /// The vocabulary.
     pub fn vocab(&self) -> &Arc<Vocabulary> {
         self.spanner.vocab()
+    }
+
+    /// Its bounds.
+    pub fn config(&self) -> &ClassifierConfig {
+        &self.config
     }
 
     /// Build, up front and in parallel, what masks would otherwise build on first use:

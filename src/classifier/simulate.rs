@@ -32,7 +32,7 @@ use smallvec::SmallVec;
 const NO_GOTO: u32 = u32::MAX;
 
 /// What a configuration is doing at its trie node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Phase {
     /// Just reached the node (or, blocked at the root, waiting for the stack top).
     Arrive,
@@ -43,7 +43,7 @@ pub(crate) enum Phase {
 }
 
 /// A configuration waiting for the next state of the real stack.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Blocked {
     node: u32,
     phase: Phase,
@@ -57,6 +57,23 @@ pub(crate) struct Blocked {
 impl Blocked {
     /// The configuration every mask starts from: at the root, reading the stack top.
     pub const START: Blocked = Blocked { node: ROOT, phase: Phase::Arrive, pops: 0, goto: NO_GOTO };
+
+    /// Why this configuration cannot run on `trie` (it comes from outside, e.g. an
+    /// artifact): a node or lexeme edge `trie` lacks, or a final phase at a node with no
+    /// waiting classes. Any `pops` and `goto` are safe (an unknown goto finds no
+    /// transition).
+    pub fn check(&self, trie: &LexemeTrie) -> Result<(), String> {
+        let Some(node) = trie.nodes.get(self.node as usize) else {
+            return Err(format!("trie node {} of {}", self.node, trie.nodes.len()));
+        };
+        match self.phase {
+            Phase::Arrive => Ok(()),
+            Phase::Consume(edge) if (edge as usize) < node.edges.len() => Ok(()),
+            Phase::Consume(edge) => Err(format!("lexeme edge {edge} of trie node {} ({} edges)", self.node, node.edges.len())),
+            Phase::Final if node.waiting_terminals.is_some() => Ok(()),
+            Phase::Final => Err(format!("final phase at trie node {}, which has no waiting classes", self.node)),
+        }
+    }
 }
 
 /// Why a transition could not be built; the mask then takes the exact per-class path.

@@ -1,6 +1,6 @@
 use super::*;
 use crate::matcher::{oracle, Matcher};
-use crate::Grammar;
+use crate::{Error, Grammar};
 
 fn classifier(lark: &str, tokens: &[&str], config: ClassifierConfig) -> Arc<StackClassifier> {
     let g = Grammar::from_lark(lark).unwrap();
@@ -100,4 +100,73 @@ fn unbounded_known_stack_falls_back_to_the_exact_path() {
 fn a_tiny_cache_is_cleared_and_masks_stay_exact() {
     let c = classifier(JSONISH, JSONISH_TOKENS, ClassifierConfig { cache_capacity: 1, ..Default::default() });
     check_text(&c, r#"{"a": [1, {"a": []}]}"#);
+}
+
+fn reload(c: &StackClassifier) -> Arc<StackClassifier> {
+    let bytes = c.to_artifact().unwrap();
+    Arc::new(StackClassifier::from_artifact(&bytes, Arc::clone(c.vocab()), &ArtifactConfig::default()).unwrap())
+}
+
+#[test]
+fn a_loaded_artifact_holds_what_was_built_and_masks_exactly() {
+    let full = ClassifierConfig { eager_depth: usize::MAX, ..Default::default() };
+    let c = classifier(JSONISH, JSONISH_TOKENS, full.clone());
+    c.build_eager().unwrap();
+    let loaded = reload(&c);
+    assert_eq!(loaded.stats(), c.stats());
+    assert_eq!(loaded.spanner().rows_built(), c.spanner().rows_built());
+    check_text(&loaded, r#"[{"a": [1, 12]}, "aa", [[]]]"#);
+    assert_eq!(loaded.stats().edges, c.stats().edges, "the loaded edges were enough, as the built ones were");
+
+    // A partly built (lazy) classifier round-trips too, and builds the rest on first use.
+    let ambiguous = classifier(
+        r#"start: e
+           e: e "+" e | e "*" e | "(" e ")" | N
+           N: /[0-9]+/"#,
+        &["1", "2", "+", "*", "(", ")", "1+", "+1", "))", "*(", "1)", ")+"],
+        ClassifierConfig::default(),
+    );
+    check_text(&ambiguous, "1+(2");
+    let loaded = reload(&ambiguous);
+    assert_eq!(loaded.stats(), ambiguous.stats());
+    check_text(&loaded, "1+2*(1+2)*((2))+1");
+    assert!(loaded.stats().edges > ambiguous.stats().edges);
+    assert_eq!(reload(&loaded).to_artifact().unwrap(), loaded.to_artifact().unwrap(), "writing is deterministic");
+}
+
+fn artifact_error(result: Result<StackClassifier>) -> (String, String) {
+    match result {
+        Err(Error::Artifact { at, reason }) => (at, reason),
+        Err(e) => panic!("expected an artifact error, got {e}"),
+        Ok(_) => panic!("expected an artifact error, got a classifier"),
+    }
+}
+
+#[test]
+fn damaged_or_foreign_artifacts_are_refused_with_the_reason() {
+    let c = classifier(JSONISH, JSONISH_TOKENS, ClassifierConfig::default());
+    c.build_eager().unwrap();
+    let bytes = c.to_artifact().unwrap();
+    let vocab = Arc::clone(c.vocab());
+    let load = |bytes: &[u8]| StackClassifier::from_artifact(bytes, Arc::clone(&vocab), &ArtifactConfig::default());
+
+    for len in [0, 7, 19, 20, bytes.len() / 2, bytes.len() - 1] {
+        let (at, reason) = artifact_error(load(&bytes[..len]));
+        assert!(at == "header" || reason.contains("corrupt or truncated"), "{len} bytes: {at}: {reason}");
+    }
+    for i in (0..bytes.len()).step_by(bytes.len() / 97 + 1) {
+        let mut flipped = bytes.clone();
+        flipped[i] ^= 0x10;
+        artifact_error(load(&flipped));
+    }
+    let mut version = bytes.clone();
+    version[8] += 1;
+    assert!(artifact_error(load(&version)).1.contains("format version 2"));
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(artifact_error(load(&longer)).1.contains("corrupt or truncated"));
+
+    let other = classifier(JSONISH, &JSONISH_TOKENS[1..], ClassifierConfig::default());
+    let foreign = StackClassifier::from_artifact(&bytes, Arc::clone(other.vocab()), &ArtifactConfig::default());
+    assert_eq!(artifact_error(foreign).0, "vocabulary");
 }

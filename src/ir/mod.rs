@@ -281,11 +281,37 @@ impl GrammarBuilder {
         self.productions.len()
     }
 
+    /// A builder holding `grammar`'s terminals, nonterminals and productions, to validate
+    /// a grammar from elsewhere (a deserialized one) or extend one.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{ir::GrammarBuilder, Grammar};
+    /// let g = Grammar::from_lark(r#"start: "a" start | "b""#).unwrap();
+    /// let again = GrammarBuilder::from_grammar(g.clone()).build(g.start).unwrap();
+    /// assert_eq!(again, g);
+    /// ```
+    pub fn from_grammar(grammar: Grammar) -> GrammarBuilder {
+        let Grammar { terminals, nonterminals, productions, start: _ } = grammar;
+        GrammarBuilder { terminals, nonterminals, productions, limits: GrammarLimits::default() }
+    }
+
     /// Validate, drop useless productions, and return the grammar.
     ///
-    /// Fails with [`Error::EmptyLanguage`] when `start` derives no terminal string and
-    /// with [`Error::Limit`] when the grammar is too large.
+    /// Fails with [`Error::Ir`] when a symbol id is not one this builder made, with
+    /// [`Error::EmptyLanguage`] when `start` derives no terminal string and with
+    /// [`Error::Limit`] when the grammar is too large.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{ir::{GrammarBuilder, NonterminalId, Symbol}, Error};
+    /// let mut b = GrammarBuilder::new();
+    /// let s = b.nonterminal("s");
+    /// b.production(s, vec![Symbol::Nonterminal(NonterminalId(7))]);
+    /// assert!(matches!(b.build(s), Err(Error::Ir { .. })));
+    /// ```
     pub fn build(self, start: NonterminalId) -> Result<Grammar> {
+        self.check_ids(start)?;
         if self.productions.len() > self.limits.max_productions {
             return Err(Error::Limit {
                 kind: LimitKind::Productions,
@@ -309,6 +335,40 @@ impl GrammarBuilder {
             productions.into_iter().filter(|p| reachable[p.lhs.index()]).collect();
         productions.sort_by_key(|p| p.lhs);
         Ok(Grammar { terminals: self.terminals, nonterminals: self.nonterminals, productions, start })
+    }
+}
+
+impl GrammarBuilder {
+    /// [`Error::Ir`] unless every id names a terminal or nonterminal of this builder.
+    fn check_ids(&self, start: NonterminalId) -> Result<()> {
+        let nonterminal = |n: NonterminalId| n.index() < self.nonterminals.len();
+        if !nonterminal(start) {
+            return Err(self.id_error(format!("the start symbol is nonterminal {}", start.0)));
+        }
+        for (i, p) in self.productions.iter().enumerate() {
+            if !nonterminal(p.lhs) {
+                return Err(self.id_error(format!("production {i} defines nonterminal {}", p.lhs.0)));
+            }
+            for s in &p.rhs {
+                let known = match *s {
+                    Symbol::Terminal(t) => t.index() < self.terminals.len(),
+                    Symbol::Nonterminal(n) => nonterminal(n),
+                };
+                if !known {
+                    return Err(self.id_error(format!("production {i} uses {s:?}")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn id_error(&self, what: String) -> Error {
+        let reason = format!(
+            "{what}, but there are {} terminals and {} nonterminals",
+            self.terminals.len(),
+            self.nonterminals.len()
+        );
+        Error::Ir { reason }
     }
 }
 

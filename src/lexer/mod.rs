@@ -197,6 +197,22 @@ impl Lexer {
         self.stride
     }
 
+    /// Feed every table of the DFA to `hasher` (for fingerprints of compiled grammars).
+    pub(crate) fn hash_into(&self, hasher: &mut xxhash_rust::xxh3::Xxh3) {
+        hasher.update(&self.classes);
+        hasher.update(&(self.stride as u64).to_le_bytes());
+        let words = |ids: &mut dyn Iterator<Item = u32>| ids.flat_map(u32::to_le_bytes).collect::<Vec<u8>>();
+        hasher.update(&words(&mut self.transitions.iter().map(|q| q.0)));
+        for accepts in &self.accepts {
+            hasher.update(&(accepts.len() as u32).to_le_bytes());
+            hasher.update(&words(&mut accepts.iter().map(|t| t.0)));
+        }
+        for set in self.completable.iter().chain([&self.ignored]) {
+            hasher.update(&words(&mut set.iter().map(|t| t.0)));
+            hasher.update(&u32::MAX.to_le_bytes());
+        }
+    }
+
     /// Approximate heap size of the tables in bytes.
     pub fn memory_bytes(&self) -> usize {
         let sets: usize = self.completable.iter().map(|s| s.len().div_ceil(64) * 8 + 16).sum();

@@ -151,6 +151,11 @@ impl CompiledGrammar {
     pub fn tables(&self) -> &LrTables {
         &self.tables
     }
+
+    /// The configuration it was compiled with (its GLR limits bound every matcher using it).
+    pub fn config(&self) -> &CompileConfig {
+        &self.config
+    }
 }
 
 

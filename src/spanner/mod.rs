@@ -51,7 +51,7 @@ use std::sync::{Arc, OnceLock};
 ///
 /// Lexemes whose candidates are all ignored never reach the parser and are left out of
 /// class sequences.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Lexeme {
     /// Non-ignored candidates, sorted; never empty.
     pub terminals: SmallVec<[TerminalId; 2]>,
@@ -90,6 +90,11 @@ pub struct SpannerRow {
 }
 
 impl SpannerRow {
+    /// A row of `classes`, in the order [`SpannerRow::classes`] documents.
+    pub(crate) fn from_classes(classes: Vec<TokenClass>) -> SpannerRow {
+        SpannerRow { classes }
+    }
+
     /// The classes, ordered by their lexeme sequences so that classes sharing a prefix of
     /// lexemes are adjacent.
     pub fn classes(&self) -> &[TokenClass] {
@@ -129,6 +134,28 @@ impl TokenSpanner {
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), self.vocab.trie(), q))))
+    }
+
+    /// A spanner whose rows `rows` are already built (the rest build on first use).
+    /// The caller vouches that each row is the one [`TokenSpanner::row`] would build.
+    pub(crate) fn with_rows(
+        compiled: Arc<CompiledGrammar>,
+        vocab: Arc<Vocabulary>,
+        rows: impl IntoIterator<Item = (LexState, SpannerRow)>,
+    ) -> TokenSpanner {
+        let spanner = TokenSpanner::new(compiled, vocab);
+        for (q, row) in rows {
+            // A state given twice keeps its first row; an unknown state is the caller's bug.
+            if let Some(slot) = spanner.rows.get(q.index()) {
+                let _ = slot.set(Arc::new(row));
+            }
+        }
+        spanner
+    }
+
+    /// The rows built so far, by lexer state.
+    pub(crate) fn built_rows(&self) -> impl Iterator<Item = (LexState, &Arc<SpannerRow>)> {
+        self.rows.iter().enumerate().filter_map(|(q, row)| Some((LexState::from_index(q), row.get()?)))
     }
 
     /// Number of rows built so far.

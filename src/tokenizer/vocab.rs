@@ -107,6 +107,30 @@ impl Vocabulary {
         vocab
     }
 
+    /// A 64-bit digest of every token's bytes and of which ids are special: equal for
+    /// vocabularies whose masks mean the same, so that a classifier artifact can refuse a
+    /// vocabulary it was not built for. (EOS ids are left out: masks settle them apart.)
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let a = Vocabulary::from_token_bytes(vec![b"ab".to_vec(), b"c".to_vec()], None);
+    /// let b = Vocabulary::from_token_bytes(vec![b"a".to_vec(), b"bc".to_vec()], None);
+    /// assert_ne!(a.fingerprint(), b.fingerprint());
+    /// assert_eq!(a.fingerprint(), a.clone().fingerprint());
+    /// ```
+    pub fn fingerprint(&self) -> u64 {
+        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+        hasher.update(&(self.len() as u64).to_le_bytes());
+        for offset in &self.offsets {
+            hasher.update(&(*offset as u64).to_le_bytes());
+        }
+        hasher.update(&self.bytes);
+        let special: Vec<u8> = self.special.iter().map(|&s| u8::from(s)).collect();
+        hasher.update(&special);
+        hasher.digest()
+    }
+
     /// Number of token ids: one more than the largest id, which is the mask size in tokens.
     ///
     /// # Example

@@ -5,13 +5,14 @@
 //! that the true token is allowed, commit it; at the end the mask must allow EOS. Lazy
 //! mode builds classifier states inside mask calls (their time counts in those masks);
 //! eager mode runs `build_eager` before the first text (deeper edges are still built in
-//! mask calls, and counted there). Records in the MaskBench harness
+//! mask calls, and counted there), writes the built classifier as an artifact, loads it
+//! back and runs the texts on the loaded one. Records in the MaskBench harness
 //! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`)
 //! go to `--out`.
 
 use crate::records::{self, Record};
 use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
-use stackmask::classifier::{ClassifierConfig, StackClassifier};
+use stackmask::classifier::{ArtifactConfig, ClassifierConfig, StackClassifier};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Matcher};
 use std::io::Write;
@@ -42,6 +43,8 @@ pub struct Args {
     pub config: ClassifierConfig,
     pub verify: bool,
     pub out: Option<PathBuf>,
+    /// Where eager mode writes its classifier artifact.
+    pub artifact: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Error> {
@@ -78,6 +81,10 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         }
         let build_s = started.elapsed().as_secs_f64();
         let built = classifier.stats();
+        let classifier = match mode {
+            Mode::Eager => round_trip(&classifier, &args.tokenizer, args.artifact.as_deref(), build_s)?,
+            _ => classifier,
+        };
         let progress = progress_bar(texts.len() as u64, true);
         let forced = records::run_each(&texts, progress, |path| bench_text(&classifier, &args.tokenizer, path, args.verify))?;
         let Some(records) = forced else {
@@ -91,6 +98,36 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     }
     out!("peak memory (VmHWM): {}", peak_memory().unwrap_or_else(|| "unknown".into()));
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Write the eager classifier as an artifact (to `path` too, if given), load it back
+/// and report both; the texts then run on the loaded classifier, so `--verify` checks
+/// what a server loading the artifact would compute.
+fn round_trip(
+    classifier: &StackClassifier,
+    tokenizer: &Tokenizer,
+    path: Option<&Path>,
+    build_s: f64,
+) -> Result<Arc<StackClassifier>, Error> {
+    let started = Instant::now();
+    let bytes = classifier.to_artifact()?;
+    let write_s = started.elapsed().as_secs_f64();
+    if let Some(path) = path {
+        std::fs::write(path, &bytes).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
+    }
+    let started = Instant::now();
+    let config = ArtifactConfig { compile: classifier.compiled().config().clone(), classifier: classifier.config().clone() };
+    let loaded = StackClassifier::from_artifact(&bytes, tokenizer.vocab_arc(), &config)?;
+    let load_s = started.elapsed().as_secs_f64();
+    out!(
+        "artifact: {:.1} MiB, written in {:.1} ms, loaded in {:.1} ms ({:.0}x faster than the build){}",
+        bytes.len() as f64 / 1048576.0,
+        write_s * 1e3,
+        load_s * 1e3,
+        build_s / load_s,
+        path.map_or_else(String::new, |p| format!(", saved to {}", p.display()))
+    );
+    Ok(Arc::new(loaded))
 }
 
 fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &Path, verify: bool) -> Result<Record, Error> {

@@ -100,6 +100,10 @@ enum Command {
         /// `--mode both`, FILE's stem gets `.lazy` and `.eager`.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Save the eager classifier's artifact to this file (eager mode always writes
+        /// one in memory, loads it back and runs the texts on the loaded classifier).
+        #[arg(long)]
+        artifact: Option<PathBuf>,
     },
     /// Run MaskBench schema files: compile each schema, teacher-force its test
     /// instances, report status counts and TTFM/TBM percentiles.
@@ -179,9 +183,13 @@ fn main() -> ExitCode {
         Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
             trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
-        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out } => {
+        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out, artifact } => {
             let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
-            run_bench(&grammar, texts, tokenizer.as_deref(), mode, config, verify, out)
+            bench_inputs(&grammar, tokenizer.as_deref()).and_then(|(compiled, compile_s, tokenizer, tokenizer_s)| {
+                let args =
+                    bench::Args { compiled, compile_s, tokenizer, tokenizer_s, texts, mode, config, verify, out, artifact };
+                bench::run(args)
+            })
         }
         Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out } => {
             let compile = CompileConfig {
@@ -205,22 +213,15 @@ fn main() -> ExitCode {
     }
 }
 
-fn run_bench(
-    grammar: &Path,
-    texts: Vec<PathBuf>,
-    tokenizer: Option<&Path>,
-    mode: bench::Mode,
-    config: ClassifierConfig,
-    verify: bool,
-    out: Option<PathBuf>,
-) -> Result<ExitCode, Error> {
+/// Load the tokenizer and compile the grammar for `bench`, timing both.
+fn bench_inputs(grammar: &Path, tokenizer: Option<&Path>) -> Result<(Arc<CompiledGrammar>, f64, Tokenizer, f64), Error> {
     let started = Instant::now();
     let tokenizer = load_tokenizer(tokenizer)?;
     let tokenizer_s = started.elapsed().as_secs_f64();
     let started = Instant::now();
     let compiled = load_grammar(Some(grammar))?;
     let compile_s = started.elapsed().as_secs_f64();
-    bench::run(bench::Args { compiled, compile_s, tokenizer, tokenizer_s, texts, mode, config, verify, out })
+    Ok((compiled, compile_s, tokenizer, tokenizer_s))
 }
 
 fn load_tokenizer(path: Option<&Path>) -> Result<Tokenizer, Error> {
