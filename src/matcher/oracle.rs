@@ -51,9 +51,12 @@ pub fn reference_mask(matcher: &Matcher) -> Result<Vec<u32>> {
     Ok(mask)
 }
 
+/// The ids of tokens allowed by only one of two masks: `(only_fast, only_reference)`.
+pub type MaskDifference = (Vec<u32>, Vec<u32>);
+
 /// Compare `matcher`'s fast mask with the reference mask; on a difference, the ids of
-/// tokens allowed by only one of them (`(only_fast, only_reference)`).
-pub fn verify(matcher: &mut Matcher) -> Result<std::result::Result<(), (Vec<u32>, Vec<u32>)>> {
+/// tokens allowed by only one of them.
+pub fn verify(matcher: &mut Matcher) -> Result<std::result::Result<(), MaskDifference>> {
     let mut fast = vec![0u32; matcher.mask_words()];
     matcher.compute_mask(&mut fast)?;
     let reference = reference_mask(matcher)?;
