@@ -167,7 +167,7 @@ fn bench_runs_llguidance_side_by_side() {
     let o = run(&[&args[..], &["--peer", "llguidance", "--out", out.to_str().unwrap()]].concat());
     let printed = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "one text is not JSON: {printed}");
-    for needle in ["== llguidance ==", "== side by side", "lazy/llg", "mask p99.9 us", "heap growth MiB"] {
+    for needle in ["== llguidance ==", "== side by side", "lazy/llg", "mask p99.9 us", "RSS growth MiB"] {
         assert!(printed.contains(needle), "{needle} missing: {printed}");
     }
     let path = out.with_file_name(format!("stackmask-peer-bench-{}.llguidance.json", std::process::id()));

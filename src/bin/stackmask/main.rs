@@ -17,7 +17,6 @@
 
 mod bench;
 mod forcing;
-mod heap;
 mod maskbench;
 mod peer;
 mod records;

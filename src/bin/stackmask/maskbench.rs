@@ -90,13 +90,16 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         eprintln!("error: --tokenizer is required unless --mode validate");
         return Ok(ExitCode::from(2));
     }
-    // The peer runs first, so that stackmask's classifiers do not leave freed memory
-    // behind for the peer's run to reuse unseen.
+    // The peer runs first and stays loaded to the end: stackmask's run can then reuse only
+    // the memory the peer's own run freed (see `summary::Memory`).
     let peer = match (&args.peer, &args.tokenizer) {
-        (Some(peer_args), Some(tokenizer)) => match run_peer(peer_args, tokenizer, &files, args.out.as_deref())? {
-            Some(summary) => Some(summary),
-            None => return Ok(ExitCode::from(1)),
-        },
+        (Some(peer_args), Some(tokenizer)) => {
+            let llg = peer::load(tokenizer, peer_args.limits.clone())?;
+            let Some(summary) = run_peer(&llg, tokenizer, &files, args.out.as_deref())? else {
+                return Ok(ExitCode::from(1));
+            };
+            Some((llg, summary))
+        }
         _ => None,
     };
     let options = JsonSchemaOptions { one_of: args.one_of, ..JsonSchemaOptions::default() };
@@ -114,7 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     if let Some(path) = &args.out {
         records::write(path, &records)?;
     }
-    if let Some(peer) = &peer {
+    if let Some((_, peer)) = &peer {
         out!();
         out!("== side by side: stackmask and llguidance, same process, same schemas, instances and tokens (ratio: stackmask / llguidance) ==");
         let columns = [
@@ -255,12 +258,11 @@ fn judge(record: &mut Record, accepted: bool, valid: bool) {
 
 /// llguidance over every file, compiled as `shared/peers/llg_maskbench.py` compiles it;
 /// `None` if it stopped early.
-fn run_peer(peer_args: &PeerArgs, tokenizer: &Tokenizer, files: &[PathBuf], out: Option<&Path>) -> Result<Option<Summary>, Error> {
-    let llg = peer::load(tokenizer, peer_args.limits.clone())?;
+fn run_peer(llg: &Llguidance, tokenizer: &Tokenizer, files: &[PathBuf], out: Option<&Path>) -> Result<Option<Summary>, Error> {
     let probe = MemoryProbe::start();
     let (mut tests, mut retokenized) = (0, 0);
     let forced = records::run_each(files, schema_progress(files.len()), |path| {
-        let (record, counts) = peer_file(&llg, tokenizer, path)?;
+        let (record, counts) = peer_file(llg, tokenizer, path)?;
         tests += counts.0;
         retokenized += counts.1;
         Ok(record)

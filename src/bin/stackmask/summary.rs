@@ -1,7 +1,6 @@
 //! Figures over a run's records (status counts, mask-time and TTFM percentiles, memory), and
 //! the side-by-side table of several engines' runs with ratios to the peer.
 
-use crate::heap;
 use crate::out;
 use crate::records::Record;
 use stackmask::Error;
@@ -51,53 +50,45 @@ impl Sorted {
     }
 }
 
-/// Memory around one engine's run: live heap bytes (exact, per engine) and the process's
-/// resident memory (from `/proc/self`, Linux).
-#[derive(Clone, Copy)]
+/// Resident memory of the process around one engine's run, from `/proc/self` (Linux).
+///
+/// One process holds both engines, so an engine's own memory is read as the rise of the
+/// peak RSS over its run: memory that an earlier run freed and the allocator kept can be
+/// reused unseen, which understates a later run's growth by at most that earlier run's.
+#[derive(Clone, Copy, Default)]
 pub struct Memory {
-    /// Live heap bytes when the run started.
-    pub heap_start: usize,
-    /// The most live heap bytes during the run.
-    pub heap_peak: usize,
-    /// RSS when the run started (KiB), where known.
-    pub rss_start_kib: Option<u64>,
-    /// Peak RSS during the run (KiB, `VmHWM`), reset when the run started where the kernel
+    /// RSS when the run started (KiB).
+    pub start_kib: Option<u64>,
+    /// Peak RSS during the run (KiB, `VmHWM`): reset when the run started where the kernel
     /// allows it, else the peak since the process started.
-    pub rss_peak_kib: Option<u64>,
-    /// Whether the RSS peak was reset at the start of the run.
-    pub rss_peak_reset: bool,
+    pub peak_kib: Option<u64>,
+    /// Whether the peak was reset at the start of the run.
+    pub peak_reset: bool,
 }
 
 impl Memory {
-    /// How far the live heap rose above its size at the start (MiB).
-    pub fn heap_growth_mib(&self) -> f64 {
-        self.heap_peak.saturating_sub(self.heap_start) as f64 / 1048576.0
+    /// How far the peak RSS rose above the RSS at the start (MiB), where known.
+    pub fn growth_mib(&self) -> Option<f64> {
+        Some(self.peak_kib?.saturating_sub(self.start_kib?) as f64 / 1024.0)
     }
 }
 
 /// Measures [`Memory`] over a stretch of work: start it, run, then [`finish`](Self::finish).
 pub struct MemoryProbe {
-    heap_start: usize,
-    rss_start_kib: Option<u64>,
-    rss_peak_reset: bool,
+    start_kib: Option<u64>,
+    peak_reset: bool,
 }
 
 impl MemoryProbe {
-    /// Starts new heap and RSS peaks (the latter through `/proc/self/clear_refs`).
+    /// Resets the kernel's peak-RSS mark (`/proc/self/clear_refs`) and notes the RSS.
     pub fn start() -> MemoryProbe {
-        let rss_peak_reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
-        MemoryProbe { heap_start: heap::reset_peak(), rss_start_kib: status_kib("VmRSS:"), rss_peak_reset }
+        let peak_reset = std::fs::write("/proc/self/clear_refs", "5").is_ok();
+        MemoryProbe { start_kib: status_kib("VmRSS:"), peak_reset }
     }
 
     /// The memory figures since [`start`](Self::start).
     pub fn finish(&self) -> Memory {
-        Memory {
-            heap_start: self.heap_start,
-            heap_peak: heap::peak(),
-            rss_start_kib: self.rss_start_kib,
-            rss_peak_kib: status_kib("VmHWM:"),
-            rss_peak_reset: self.rss_peak_reset,
-        }
+        Memory { start_kib: self.start_kib, peak_kib: status_kib("VmHWM:"), peak_reset: self.peak_reset }
     }
 }
 
@@ -109,16 +100,14 @@ fn status_kib(field: &str) -> Option<u64> {
 }
 
 /// Prints one line about `memory`.
-pub fn print_memory(m: &Memory) -> Result<(), Error> {
+pub fn print_memory(memory: &Memory) -> Result<(), Error> {
     let mib = |kib: Option<u64>| kib.map_or_else(|| "?".into(), |k| format!("{:.0}", k as f64 / 1024.0));
     out!(
-        "memory: heap {:.1} MiB at the start, peak {:.1} MiB (growth {:.1} MiB); RSS {} MiB at the start, peak {} MiB (VmHWM{})",
-        m.heap_start as f64 / 1048576.0,
-        m.heap_peak as f64 / 1048576.0,
-        m.heap_growth_mib(),
-        mib(m.rss_start_kib),
-        mib(m.rss_peak_kib),
-        if m.rss_peak_reset { ", reset at the start" } else { " since the process started" }
+        "memory: RSS {} MiB at the start, peak {} MiB (VmHWM{}), growth {} MiB",
+        mib(memory.start_kib),
+        mib(memory.peak_kib),
+        if memory.peak_reset { ", reset at the start" } else { " since the process started" },
+        memory.growth_mib().map_or_else(|| "?".into(), |g| format!("{g:.0}"))
     );
     Ok(())
 }
@@ -244,9 +233,9 @@ pub const TTFM_METRICS: &[Metric] = &[
     Metric::measure("TTFM max us", |s| s.ttfm.nonempty_percentile(1.0)),
 ];
 
-/// Rows on memory: how far the live heap rose over the engine's run (tokenizers loaded
+/// Rows on memory: how far the peak RSS rose over the engine's run (tokenizers are loaded
 /// before it, so not counted).
-pub const MEMORY_METRICS: &[Metric] = &[Metric::measure("heap growth MiB", |s| Some(s.memory.heap_growth_mib()))];
+pub const MEMORY_METRICS: &[Metric] = &[Metric::measure("RSS growth MiB", |s| s.memory.growth_mib())];
 
 /// One column of the side-by-side table: an engine's run.
 pub struct Column<'a> {
@@ -280,7 +269,7 @@ pub fn print_side_by_side(columns: &[Column], metrics: &[&[Metric]]) -> Result<(
             let base = (metric.value)(peer.summary);
             for c in engines {
                 let ratio = (metric.value)(c.summary).zip(base).filter(|&(_, b)| b > 0.0).map(|(v, b)| v / b);
-                line.push_str(&format!(" {:>12}", ratio.map_or_else(|| "-".into(), |r| format!("{r:.3}"))));
+                line.push_str(&format!(" {:>12}", ratio.map_or_else(|| "-".into(), significant)));
             }
         }
         out!("{}", line.trim_end());
@@ -291,6 +280,13 @@ pub fn print_side_by_side(columns: &[Column], metrics: &[&[Metric]]) -> Result<(
 /// A column name cut to `n` characters to fit a ratio header.
 fn short(name: &str, n: usize) -> &str {
     name.char_indices().nth(n).map_or(name, |(end, _)| &name[..end])
+}
+
+/// `x` with three significant digits, in positional notation (`0.000281`, `2718`).
+fn significant(x: f64) -> String {
+    let magnitude = if x > 0.0 { x.log10().floor() as i32 } else { 0 };
+    let decimals = (2 - magnitude).max(0) as usize;
+    format!("{x:.decimals$}")
 }
 
 fn cell(value: Option<f64>, kind: Kind) -> String {
@@ -317,6 +313,15 @@ mod tests {
     }
 
     #[test]
+    fn ratios_keep_three_significant_digits() {
+        assert_eq!(significant(0.000281234), "0.000281");
+        assert_eq!(significant(0.0553), "0.0553");
+        assert_eq!(significant(1.5), "1.50");
+        assert_eq!(significant(2717.524), "2718");
+        assert_eq!(significant(0.0), "0.00");
+    }
+
+    #[test]
     fn summaries_count_statuses_most_frequent_first() {
         let path = std::path::Path::new("x");
         let records = [
@@ -324,7 +329,7 @@ mod tests {
             Record::new(path),
             Record::new(path),
         ];
-        let s = Summary::of(&records, MemoryProbe::start().finish());
+        let s = Summary::of(&records, Memory::default());
         assert_eq!(s.statuses, vec![("pass", 2), ("compile_error", 1)]);
         assert_eq!(s.count("pass"), 2);
         assert_eq!(s.count("validation_error"), 0);

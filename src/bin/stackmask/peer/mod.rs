@@ -53,9 +53,9 @@ pub fn load(tokenizer: &Tokenizer, limits: Option<Limits>) -> Result<Llguidance,
     let started = Instant::now();
     let llg = Llguidance::load(&tokenizer.json()?, limits)?;
     out!(
-        "llguidance: tokenizer environment {:.1} ms, heap growth {:.0} MiB ({} tokens, EOS {})",
+        "llguidance: tokenizer environment {:.1} ms, RSS growth {} MiB ({} tokens, EOS {})",
         started.elapsed().as_secs_f64() * 1e3,
-        probe.finish().heap_growth_mib(),
+        probe.finish().growth_mib().map_or_else(|| "?".into(), |g| format!("{g:.0}")),
         llg.vocab_size(),
         llg.eos()
     );
