@@ -133,3 +133,71 @@ fn maskbench_validate_mode_counts_statuses_and_writes_records() {
     let o = run(&["maskbench", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "a tokenizer is required outside validate mode");
 }
+
+#[test]
+#[cfg(not(feature = "llguidance"))]
+fn peer_llguidance_needs_the_feature() {
+    let a = temp("peer_a.json", b"[1]");
+    let o = run(&["bench", JSON, a.to_str().unwrap(), "--peer", "llguidance"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--features llguidance"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn peer_options_need_a_known_peer() {
+    let a = temp("peer_b.json", b"[1]");
+    let o = run(&["bench", JSON, a.to_str().unwrap(), "--peer", "xgrammar"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown peer"));
+    let o = run(&["bench", JSON, a.to_str().unwrap(), "--peer-grammar", JSON]);
+    assert_eq!(o.status.code(), Some(2), "--peer-grammar without --peer");
+}
+
+/// The embedded Qwen3 tokenizer, as a file for the commands that need a path.
+#[cfg(feature = "llguidance")]
+const QWEN3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/qwen3.tokenizer.json.gz");
+
+#[test]
+#[cfg(feature = "llguidance")]
+fn bench_runs_llguidance_side_by_side() {
+    let a = temp("peer_bench_a.json", br#"{"a": [1, 2.5e3, "x"], "b": {"c": null}}"#);
+    let b = temp("peer_bench_b.json", br#"[1, tru]"#);
+    let out = std::env::temp_dir().join(format!("stackmask-peer-bench-{}.json", std::process::id()));
+    let args = ["bench", JSON, a.to_str().unwrap(), b.to_str().unwrap(), "--mode", "lazy", "-t", QWEN3];
+    let o = run(&[&args[..], &["--peer", "llguidance", "--out", out.to_str().unwrap()]].concat());
+    let printed = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "one text is not JSON: {printed}");
+    for needle in ["== llguidance ==", "== side by side", "lazy/llg", "mask p99.9 us", "RSS growth MiB"] {
+        assert!(printed.contains(needle), "{needle} missing: {printed}");
+    }
+    let path = out.with_file_name(format!("stackmask-peer-bench-{}.llguidance.json", std::process::id()));
+    let records: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(records[0]["status"], "pass");
+    assert!(records[0]["compile_us"].as_f64().unwrap() > 0.0);
+    assert!(records[0]["masks_us"].as_array().unwrap().len() > 10, "one time per token and EOS");
+    assert_eq!(records[1]["status"], "validation_error");
+}
+
+#[test]
+#[cfg(feature = "llguidance")]
+fn maskbench_runs_llguidance_side_by_side() {
+    let file = temp(
+        "peer_mb.json",
+        br#"{"schema": {"type": "array", "items": {"type": "string"}, "maxItems": 2},
+            "tests": [{"data": ["a", "b"], "valid": true}, {"data": ["a", "b", "c"], "valid": false}]}"#,
+    );
+    let bad = temp("peer_mb_bad.json", br#"{"schema": {"type": "nonsense"}, "tests": []}"#);
+    let out = temp("peer_records.json", b"");
+    let o = run(&["maskbench", "-t", QWEN3, "--peer", "llguidance", "--out", out.to_str().unwrap(), file.to_str().unwrap(), bad.to_str().unwrap()]);
+    let printed = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{printed}");
+    assert!(printed.contains("invalidation_error"), "{printed}");
+    let path = out.with_file_name("peer_records.llguidance.json");
+    let records: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(records[0]["status"], "pass");
+    assert!(records[0]["ttfm_us"].as_f64().unwrap() > 0.0);
+    assert_eq!(records[1]["status"], "compile_error");
+    assert!(records[1].get("ttfm_us").is_none(), "no TTFM without a compile");
+    let o = run(&["maskbench", "--mode", "validate", "--peer", "llguidance", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "the peer needs tokens");
+}

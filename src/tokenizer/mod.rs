@@ -108,6 +108,24 @@ impl Tokenizer {
         Tokenizer::from_source(Cow::Owned(json.to_vec()))
     }
 
+    /// The `tokenizer.json` this tokenizer was loaded from, decompressed (to hand the same
+    /// file to another engine).
+    ///
+    /// # Errors
+    /// [`Error::Tokenizer`] if gzipped content cannot be decompressed (it was decompressed
+    /// once already to load the vocabulary, so not in practice).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Tokenizer;
+    ///
+    /// let tokenizer = Tokenizer::embedded_default().unwrap();
+    /// assert!(tokenizer.json().unwrap().starts_with(b"{"));
+    /// ```
+    pub fn json(&self) -> Result<Cow<'_, [u8]>> {
+        hf::decompress(&self.source)
+    }
+
     /// Loads the Qwen3 tokenizer embedded in the library (151,669 ids, byte-level BPE; EOS
     /// tokens `<|endoftext|>` and `<|im_end|>`).
     ///

@@ -1,20 +1,27 @@
 //! `stackmask bench`: teacher-force texts through the classifier's masks and report
-//! mask-time percentiles, compile times, classifier size and peak memory.
+//! mask-time percentiles, compile times, classifier size and memory; with `--peer
+//! llguidance`, the same texts through llguidance in the same process, side by side.
 //!
-//! Per text: tokenize (no special tokens), then for every token compute the mask, check
-//! that the true token is allowed, commit it; at the end the mask must allow EOS. Lazy
-//! mode builds classifier states inside mask calls (their time counts in those masks);
-//! eager mode runs `build_eager` before the first text (deeper edges are still built in
-//! mask calls, and counted there), writes the built classifier as an artifact, loads it
-//! back and runs the texts on the loaded one. Records in the MaskBench harness
-//! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`)
-//! go to `--out`.
+//! Per text: tokenize (no special tokens; once, the same tokens for every engine), then
+//! for every token compute the mask, check that the true token is allowed, commit it; at
+//! the end the mask must allow EOS (see `forcing.rs`). Lazy mode builds classifier states
+//! inside mask calls (their time counts in those masks); eager mode runs `build_eager`
+//! before the first text (deeper edges are still built in mask calls, and counted there),
+//! writes the built classifier as an artifact, loads it back and runs the texts on the
+//! loaded one.
+//! The peer compiles the grammar for every text, as the anchors in
+//! `shared/bench/anchors/code_llg/` do. Records in the MaskBench harness format
+//! (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`) go to
+//! `--out`, the peer's with `.llguidance` before the extension.
 
+use crate::forcing::{teacher_force, Outcome, Sequence, Stackmask};
+use crate::peer::{self, Limits, Llguidance};
 use crate::records::{self, Record};
-use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
-use stackmask::classifier::{ArtifactConfig, ClassifierConfig, StackClassifier};
-use stackmask::tokenizer::Tokenizer;
-use stackmask::{CompiledGrammar, Error, Matcher};
+use crate::summary::{self, Column, MemoryProbe, Metric, Sorted, Summary};
+use crate::{out, progress_bar, read, read_grammar_text};
+use stackmask::classifier::{ArtifactConfig, ClassifierConfig, ClassifierStats, StackClassifier};
+use stackmask::tokenizer::{Tokenizer, Vocabulary};
+use stackmask::{CompiledGrammar, Error};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,14 +52,51 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// Where eager mode writes its classifier artifact.
     pub artifact: Option<PathBuf>,
+    pub peer: Option<PeerArgs>,
 }
 
+/// The peer's part of a `bench` run (`--peer llguidance`).
+pub struct PeerArgs {
+    /// The peer's grammar file (`--peer-grammar`, else the bench grammar).
+    pub grammar: PathBuf,
+    /// llguidance's parser limits (`--peer-limits`).
+    pub limits: Option<Limits>,
+}
+
+/// Rows of the side-by-side table.
+const RUN_METRICS: &[Metric] = &[
+    Metric::count("texts", |s| Some(s.records as f64)),
+    Metric::count("pass", |s| Some(s.count("pass") as f64)),
+];
+const COMPILE_METRICS: &[Metric] =
+    &[Metric::measure("compile ms (*)", |s| (!s.compile.is_empty()).then(|| s.compile.percentile(0.5) / 1e3))];
+
+/// One text, read and tokenized once for every engine.
+struct Input {
+    path: PathBuf,
+    /// The text and its tokens, or why it could not be had.
+    content: Result<(String, Vec<u32>), String>,
+}
+
+impl Input {
+    fn load(tokenizer: &Tokenizer, path: &Path) -> Result<Input, Error> {
+        let content = match String::from_utf8(read(path)?) {
+            Err(e) => Err(format!("not UTF-8: {e}")),
+            Ok(text) => tokenizer.encode(&text).map(|tokens| (text, tokens)).map_err(|e| e.to_string()),
+        };
+        Ok(Input { path: path.to_path_buf(), content })
+    }
+}
+
+/// Runs the benchmark: exit 1 when a text failed with stackmask (the peer's failures are
+/// reported, not judged), 2 on usage errors.
 pub fn run(args: Args) -> Result<ExitCode, Error> {
-    let texts = records::expand(&args.texts, |_| true)?;
-    if texts.is_empty() {
+    let paths = records::expand(&args.texts, |_| true)?;
+    if paths.is_empty() {
         eprintln!("error: no text files given");
         return Ok(ExitCode::from(2));
     }
+    let inputs = paths.iter().map(|p| Input::load(&args.tokenizer, p)).collect::<Result<Vec<_>, _>>()?;
     out!(
         "grammar compile {:.1} ms ({} lexer states, {} LR states, {} conflicts); tokenizer load {:.1} ms ({} tokens); {} texts",
         args.compile_s * 1e3,
@@ -61,42 +105,46 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         args.compiled.tables().conflict_count(),
         args.tokenizer_s * 1e3,
         args.tokenizer.vocab().len(),
-        texts.len()
+        inputs.len()
     );
+    // The peer runs first and stays loaded to the end: stackmask's runs can then reuse
+    // only the memory the peer's own run freed (see `summary::Memory`).
+    let peer = match &args.peer {
+        Some(peer_args) => {
+            let llg = peer::load(&args.tokenizer, peer_args.limits.clone())?;
+            let Some(summary) = run_peer(&llg, peer_args, &args, &inputs)? else {
+                return Ok(ExitCode::from(1));
+            };
+            Some((llg, summary))
+        }
+        None => None,
+    };
     let modes: &[Mode] = match args.mode {
         Mode::Both => &[Mode::Lazy, Mode::Eager],
         Mode::Lazy => &[Mode::Lazy],
         Mode::Eager => &[Mode::Eager],
     };
-    let mut failed = false;
+    let mut runs: Vec<(Mode, Summary)> = Vec::new();
     for &mode in modes {
-        let started = Instant::now();
-        let classifier = Arc::new(StackClassifier::with_config(
-            Arc::clone(&args.compiled),
-            args.tokenizer.vocab_arc(),
-            args.config.clone(),
-        ));
-        if mode == Mode::Eager {
-            classifier.build_eager()?;
-        }
-        let build_s = started.elapsed().as_secs_f64();
-        let built = classifier.stats();
-        let classifier = match mode {
-            Mode::Eager => round_trip(&classifier, &args.tokenizer, args.artifact.as_deref(), build_s)?,
-            _ => classifier,
-        };
-        let progress = progress_bar(texts.len() as u64, true);
-        let forced = records::run_each(&texts, progress, |path| bench_text(&classifier, &args.tokenizer, path, args.verify))?;
-        let Some(records) = forced else {
+        let Some(summary) = run_mode(mode, &args, &inputs, modes.len() > 1)? else {
             return Ok(ExitCode::from(1));
         };
-        failed |= records.iter().any(|r| r.status != "pass");
-        report(mode, build_s, &built, &classifier, &records, args.verify)?;
-        if let Some(path) = &args.out {
-            records::write(&out_path(path, mode, modes.len() > 1), &records)?;
-        }
+        runs.push((mode, summary));
     }
-    out!("peak memory (VmHWM): {}", peak_memory().unwrap_or_else(|| "unknown".into()));
+    if let Some((_, peer)) = &peer {
+        out!();
+        out!("== side by side: stackmask and llguidance, same process, same texts and tokens (ratio: stackmask / llguidance) ==");
+        let mut columns: Vec<Column> =
+            runs.iter().map(|(mode, summary)| Column { name: format!("{mode:?}").to_lowercase(), summary }).collect();
+        columns.push(Column { name: "llguidance".into(), summary: peer });
+        summary::print_side_by_side(
+            &columns,
+            &[RUN_METRICS, summary::MASK_METRICS, summary::TTFM_METRICS, COMPILE_METRICS, summary::MEMORY_METRICS],
+        )?;
+        out!("(*) stackmask: grammar compile + classifier build, once for all texts; llguidance: p50 of its compile per text.");
+        out!("TTFM: matcher creation (llguidance: its compile) + first mask. RSS growth: peak RSS over the engine's run above the RSS at its start (tokenizers excluded).");
+    }
+    let failed = runs.iter().any(|(_, s)| s.count("pass") < s.records);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -130,70 +178,151 @@ fn round_trip(
     Ok(Arc::new(loaded))
 }
 
-fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &Path, verify: bool) -> Result<Record, Error> {
-    let mut record = Record { max_level_nodes: Some(0), ..Record::new(path) };
-    let text = match String::from_utf8(read(path)?) {
-        Ok(text) => text,
-        Err(e) => return Ok(record.failed("error", format!("not UTF-8: {e}"))),
+/// One stackmask mode over every text; `None` when a mask differed from the reference.
+fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<Option<Summary>, Error> {
+    let probe = MemoryProbe::start();
+    let started = Instant::now();
+    let classifier =
+        Arc::new(StackClassifier::with_config(Arc::clone(&args.compiled), args.tokenizer.vocab_arc(), args.config.clone()));
+    if mode == Mode::Eager {
+        classifier.build_eager()?;
+    }
+    let build_s = started.elapsed().as_secs_f64();
+    let built = classifier.stats();
+    let classifier = match mode {
+        Mode::Eager => round_trip(&classifier, &args.tokenizer, args.artifact.as_deref(), build_s)?,
+        _ => classifier,
     };
-    let tokens = match tokenizer.encode(&text) {
-        Ok(tokens) => tokens,
-        Err(e) => return Ok(record.failed("error", e.to_string())),
+    let vocab = args.tokenizer.vocab();
+    let eos = vocab.eos_tokens().first().copied();
+    let progress = progress_bar(inputs.len() as u64, true);
+    let forced = records::run_each(inputs, progress, |input| bench_text(&classifier, input, eos, args.verify, vocab))?;
+    let Some(records) = forced else {
+        return Ok(None);
     };
-    let Some(&eos) = tokenizer.vocab().eos_tokens().first() else {
+    let mut summary = Summary::of(&records, probe.finish());
+    // Compiled once for every text: the grammar, and in eager mode the classifier build.
+    summary.compile = Sorted::new(vec![(args.compile_s + build_s) * 1e6]);
+    out!();
+    out!("== {mode:?} ==");
+    print_classifier(build_s, &built, &classifier.stats())?;
+    print_run(&records, &summary)?;
+    let max_level = records.iter().filter_map(|r| r.max_level_nodes).max().unwrap_or(0);
+    out!("largest GSS level at a mask: {max_level} nodes");
+    if args.verify {
+        out!("verify: every mask equal to the token-by-token reference mask");
+    }
+    if let Some(path) = &args.out {
+        let path = if several { records::labelled(path, &format!("{mode:?}").to_lowercase()) } else { path.clone() };
+        records::write(&path, &records)?;
+    }
+    Ok(Some(summary))
+}
+
+fn bench_text(
+    classifier: &Arc<StackClassifier>,
+    input: &Input,
+    eos: Option<u32>,
+    verify: bool,
+    vocab: &Vocabulary,
+) -> Result<Record, Error> {
+    let mut record = Record { max_level_nodes: Some(0), ..Record::new(&input.path) };
+    let (_, tokens) = match &input.content {
+        Ok(content) => content,
+        Err(reason) => return Ok(record.failed("error", reason.clone())),
+    };
+    let Some(eos) = eos else {
         return Ok(record.failed("error", "the tokenizer has no EOS token".into()));
     };
     let started = Instant::now();
-    let mut matcher = Matcher::with_classifier(Arc::clone(classifier));
-    let mut mask = vec![0u32; matcher.mask_words()];
-    for (step, token) in tokens.iter().copied().chain(std::iter::once(eos)).enumerate() {
-        let t0 = Instant::now();
-        if let Err(e) = matcher.compute_mask(&mut mask) {
-            return Ok(record.failed("error", format!("mask at step {step}: {e}")));
-        }
-        let us = t0.elapsed().as_secs_f64() * 1e6;
-        if step == 0 {
-            record.ttfm_us = started.elapsed().as_secs_f64() * 1e6;
-        }
-        record.masks_us.push(us);
-        let level_nodes = matcher.recognizer().parser().level_node_count();
-        record.max_level_nodes = record.max_level_nodes.max(Some(level_nodes));
-        if verify {
-            if let Some(difference) = difference_from_reference(&matcher, &mask, step)? {
-                return Ok(record.failed("mask_differs", difference));
-            }
-        }
-        if !allows(&mask, token) {
-            let what = if token == eos { "EOS".to_string() } else { tokenizer.vocab().token_name(token) };
-            return Ok(record.failed("validation_error", format!("token {step} ({what}) not allowed")));
-        }
-        if token != eos {
-            if let Err(e) = matcher.commit(token) {
-                return Ok(record.failed("error", format!("commit at step {step}: {e}")));
-            }
-        }
-    }
-    Ok(record)
+    let mut sequence = Stackmask::new(classifier, verify);
+    let setup_us = started.elapsed().as_secs_f64() * 1e6;
+    let outcome = teacher_force(&mut sequence, tokens, eos, &mut record.masks_us)?;
+    record.max_level_nodes = Some(sequence.max_level_nodes);
+    Ok(judge(record, setup_us, outcome, &sequence, tokens.len(), vocab))
 }
 
-fn report(
-    mode: Mode,
-    build_s: f64,
-    built: &stackmask::classifier::ClassifierStats,
-    classifier: &StackClassifier,
-    records: &[Record],
-    verified: bool,
-) -> Result<(), Error> {
-    let mut masks: Vec<f64> = records.iter().flat_map(|r| r.masks_us.iter().copied()).collect();
-    masks.sort_by(f64::total_cmp);
-    let mut ttfm: Vec<f64> = records.iter().filter(|r| !r.masks_us.is_empty()).map(|r| r.ttfm_us).collect();
-    ttfm.sort_by(f64::total_cmp);
-    let passed = records.iter().filter(|r| r.status == "pass").count();
-    let mean = masks.iter().sum::<f64>() / masks.len().max(1) as f64;
-    let after = classifier.stats();
+/// The record of a teacher-forced text; `setup_us` (matcher creation, or the peer's
+/// compile) plus the first mask is its time to first mask.
+fn judge(
+    mut record: Record,
+    setup_us: f64,
+    outcome: Outcome,
+    sequence: &impl Sequence,
+    n_tokens: usize,
+    vocab: &Vocabulary,
+) -> Record {
+    record.ttfm_us = record.masks_us.first().map(|first| setup_us + first);
+    match outcome {
+        Outcome::Accepted => record,
+        Outcome::Rejected { step, token } => {
+            let what = if step == n_tokens { "EOS".to_string() } else { vocab.token_name(token) };
+            let why = sequence.error().map_or_else(String::new, |e| format!(": {}", peer::shorten(&e, 300)));
+            record.failed("validation_error", format!("token {step} ({what}) not allowed{why}"))
+        }
+        Outcome::Failed(reason) => record.failed("error", reason),
+        Outcome::Differs(difference) => record.failed("mask_differs", difference),
+    }
+}
+
+/// llguidance over every text (a compile per text); `None` if it stopped early.
+fn run_peer(llg: &Llguidance, peer_args: &PeerArgs, args: &Args, inputs: &[Input]) -> Result<Option<Summary>, Error> {
+    let grammar = read_grammar_text(&peer_args.grammar)?;
+    out!("llguidance grammar: {}", peer_args.grammar.display());
+    let probe = MemoryProbe::start();
+    let vocab = args.tokenizer.vocab();
+    let mut retokenized = 0;
+    let progress = progress_bar(inputs.len() as u64, true);
+    let forced = records::run_each(inputs, progress, |input| {
+        let (record, same_tokens) = peer_text(llg, &grammar, input, vocab)?;
+        retokenized += usize::from(!same_tokens);
+        Ok(record)
+    })?;
+    let Some(records) = forced else {
+        return Ok(None);
+    };
+    let summary = Summary::of(&records, probe.finish());
     out!();
-    out!("== {mode:?} ==");
-    out!("classifier build before the first text: {:.1} ms ({} states, {} edges, {} token sets, {:.1} MiB)", build_s * 1e3, built.states, built.edges, built.outputs, built.bytes as f64 / 1048576.0);
+    out!("== llguidance ==");
+    print_run(&records, &summary)?;
+    print_compile(&summary.compile)?;
+    out!("token sequences: {retokenized} of {} texts tokenize differently with llguidance's own tokenizer (both engines were given stackmask's)", inputs.len());
+    if let Some(path) = &args.out {
+        records::write(&records::labelled(path, "llguidance"), &records)?;
+    }
+    Ok(Some(summary))
+}
+
+/// One text through llguidance: its record, and whether llguidance's own tokenizer gives
+/// the same tokens.
+fn peer_text(llg: &Llguidance, grammar: &str, input: &Input, vocab: &Vocabulary) -> Result<(Record, bool), Error> {
+    let mut record = Record::new(&input.path);
+    let (text, tokens) = match &input.content {
+        Ok(content) => content,
+        Err(reason) => return Ok((record.failed("error", reason.clone()), true)),
+    };
+    let same_tokens = llg.tokenize(text) == *tokens;
+    let started = Instant::now();
+    let compiled = llg.compile(grammar);
+    let compile_us = started.elapsed().as_secs_f64() * 1e6;
+    let mut matcher = match compiled {
+        Ok(matcher) => matcher,
+        Err(e) => return Ok((record.failed("compile_error", peer::shorten(&e, 300)), same_tokens)),
+    };
+    record.compile_us = Some(compile_us);
+    let outcome = teacher_force(&mut matcher, tokens, llg.eos(), &mut record.masks_us)?;
+    Ok((judge(record, compile_us, outcome, &matcher, tokens.len(), vocab), same_tokens))
+}
+
+fn print_classifier(build_s: f64, built: &ClassifierStats, after: &ClassifierStats) -> Result<(), Error> {
+    out!(
+        "classifier build before the first text: {:.1} ms ({} states, {} edges, {} token sets, {:.1} MiB)",
+        build_s * 1e3,
+        built.states,
+        built.edges,
+        built.outputs,
+        built.bytes as f64 / 1048576.0
+    );
     out!(
         "classifier after the texts: {} lexer states, {} states, {} edges, {} token sets, {:.1} MiB, {} overflowed edges",
         after.lexer_states,
@@ -203,45 +332,33 @@ fn report(
         after.bytes as f64 / 1048576.0,
         after.overflowed_edges
     );
-    out!("texts: {passed}/{} pass", records.len());
-    for r in records.iter().filter(|r| r.status != "pass") {
-        out!("  {} {}: {}", r.id, r.status, r.error.as_deref().unwrap_or(""));
-    }
-    out!(
-        "mask us ({} masks): mean {:.2}  p50 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.1}",
-        masks.len(),
-        mean,
-        percentile(&masks, 0.5),
-        percentile(&masks, 0.9),
-        percentile(&masks, 0.99),
-        percentile(&masks, 0.999),
-        masks.last().copied().unwrap_or(0.0)
-    );
-    out!(
-        "time to first mask us: p50 {:.1}  p99 {:.1}  max {:.1}",
-        percentile(&ttfm, 0.5),
-        percentile(&ttfm, 0.99),
-        ttfm.last().copied().unwrap_or(0.0)
-    );
-    let max_level = records.iter().filter_map(|r| r.max_level_nodes).max().unwrap_or(0);
-    out!("largest GSS level at a mask: {max_level} nodes");
-    if verified {
-        out!("verify: every mask equal to the token-by-token reference mask");
-    }
     Ok(())
 }
 
-fn out_path(path: &Path, mode: Mode, several: bool) -> PathBuf {
-    if !several {
-        return path.to_path_buf();
+/// Pass count, failures (the first few), mask and TTFM percentiles, memory.
+fn print_run(records: &[Record], summary: &Summary) -> Result<(), Error> {
+    const SHOWN: usize = 10;
+    out!("texts: {}/{} pass", summary.count("pass"), records.len());
+    let failures: Vec<&Record> = records.iter().filter(|r| r.status != "pass").collect();
+    for r in failures.iter().take(SHOWN) {
+        out!("  {} {}: {}", r.id, r.status, r.error.as_deref().unwrap_or(""));
     }
-    let stem = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let ext = path.extension().map_or_else(|| "json".into(), |e| e.to_string_lossy().into_owned());
-    path.with_file_name(format!("{stem}.{}.{ext}", format!("{mode:?}").to_lowercase()))
+    if failures.len() > SHOWN {
+        out!("  … {} more ({})", failures.len() - SHOWN, summary.status_list());
+    }
+    summary.print_masks("mask us")?;
+    summary.print_ttfm()?;
+    summary::print_memory(&summary.memory)
 }
 
-/// The process's peak resident memory, from `/proc/self/status` (Linux).
-fn peak_memory() -> Option<String> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).map(|v| v.trim().to_string())
+fn print_compile(compile: &Sorted) -> Result<(), Error> {
+    out!(
+        "grammar compile per text us ({}): p50 {:.1}  p99 {:.1}  max {:.1}",
+        compile.len(),
+        compile.percentile(0.5),
+        compile.percentile(0.99),
+        compile.max()
+    );
+    Ok(())
 }
+

@@ -10,10 +10,17 @@
 //! * `stackmask bench GRAMMAR --tokenizer T [--mode lazy|eager|both] [--out FILE]
 //!   [--verify] TEXT…`: teacher-force texts (files or folders) and print mask-time
 //!   percentiles, compile times, classifier size and peak memory (see `bench.rs`).
+//!   `--peer llguidance` runs llguidance (feature `llguidance`) on the same texts in the
+//!   same process and prints both side by side.
+//! * `stackmask maskbench PATH… --tokenizer T [--peer llguidance]`: the MaskBench harness
+//!   (see `maskbench.rs`).
 
 mod bench;
+mod forcing;
 mod maskbench;
+mod peer;
 mod records;
+mod summary;
 
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
@@ -97,13 +104,18 @@ enum Command {
         #[arg(long, default_value_t = ClassifierConfig::default().eager_depth)]
         eager_depth: usize,
         /// Write one record per text (MaskBench harness format) to this JSON file; with
-        /// `--mode both`, FILE's stem gets `.lazy` and `.eager`.
+        /// `--mode both`, FILE's stem gets `.lazy` and `.eager`, and the peer's `.llguidance`.
         #[arg(long)]
         out: Option<PathBuf>,
         /// Save the eager classifier's artifact to this file (eager mode always writes
         /// one in memory, loads it back and runs the texts on the loaded classifier).
         #[arg(long)]
         artifact: Option<PathBuf>,
+        #[command(flatten)]
+        peer: PeerOptions,
+        /// The peer's grammar file, when it needs an adjusted copy (default: GRAMMAR).
+        #[arg(long, requires = "peer")]
+        peer_grammar: Option<PathBuf>,
     },
     /// Run MaskBench schema files: compile each schema, teacher-force its test
     /// instances, report status counts and TTFM/TBM percentiles.
@@ -131,9 +143,12 @@ enum Command {
         /// a schema over it is a compile error.
         #[arg(long, default_value_t = 2000)]
         compile_budget_ms: u64,
-        /// Write one record per schema (MaskBench harness format) to this JSON file.
+        /// Write one record per schema (MaskBench harness format) to this JSON file (the
+        /// peer's with `.llguidance` before the extension).
         #[arg(long)]
         out: Option<PathBuf>,
+        #[command(flatten)]
+        peer: PeerOptions,
     },
     /// Check a JSON instance against a JSON Schema with the compiled grammar (no tokenizer).
     Validate {
@@ -145,6 +160,19 @@ enum Command {
         #[arg(long, value_enum, default_value_t = OneOfArg::Exact)]
         one_of: OneOfArg,
     },
+}
+
+/// The peer engine run beside stackmask.
+#[derive(clap::Args)]
+struct PeerOptions {
+    /// Also run this engine on the same data in the same process and print both side by
+    /// side: `llguidance` (needs the Cargo feature `llguidance`).
+    #[arg(long, value_parser = peer::parse_peer)]
+    peer: Option<peer::Peer>,
+    /// llguidance parser limits as JSON, e.g. '{"step_max_items": 500000}' (fields left out
+    /// keep llguidance's defaults).
+    #[arg(long, value_parser = peer::parse_limits, requires = "peer")]
+    peer_limits: Option<peer::Limits>,
 }
 
 /// `oneOf` semantics on the command line.
@@ -183,22 +211,38 @@ fn main() -> ExitCode {
         Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
             trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
-        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out, artifact } => {
+        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out, artifact, peer, peer_grammar } => {
             let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
+            let peer = peer.peer.map(|peer::Peer::Llguidance| bench::PeerArgs {
+                grammar: peer_grammar.unwrap_or_else(|| grammar.clone()),
+                limits: peer.peer_limits,
+            });
             bench_inputs(&grammar, tokenizer.as_deref()).and_then(|(compiled, compile_s, tokenizer, tokenizer_s)| {
-                let args =
-                    bench::Args { compiled, compile_s, tokenizer, tokenizer_s, texts, mode, config, verify, out, artifact };
+                let args = bench::Args {
+                    compiled,
+                    compile_s,
+                    tokenizer,
+                    tokenizer_s,
+                    texts,
+                    mode,
+                    config,
+                    verify,
+                    out,
+                    artifact,
+                    peer,
+                };
                 bench::run(args)
             })
         }
-        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out } => {
+        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out, peer } => {
             let compile = CompileConfig {
                 time_budget: Some(std::time::Duration::from_millis(compile_budget_ms)),
                 ..CompileConfig::default()
             };
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
                 let one_of = one_of.into();
-                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of, verify, every, compile, out })
+                let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
+                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of, verify, every, compile, out, peer })
             })
         }
         Command::Validate { schema, instance, one_of } => maskbench::validate(&schema, &instance, one_of.into()),
@@ -254,29 +298,22 @@ fn difference_from_reference(matcher: &Matcher, mask: &[u32], step: usize) -> Re
     )))
 }
 
-/// The value at quantile `q` of sorted `values` (0 when empty).
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    sorted[((sorted.len() - 1) as f64 * q).round() as usize]
-}
-
 fn read(path: &Path) -> Result<Vec<u8>, Error> {
     std::fs::read(path).map_err(|source| Error::Io { path: path.display().to_string(), source })
+}
+
+/// A grammar file's text.
+fn read_grammar_text(path: &Path) -> Result<String, Error> {
+    String::from_utf8(read(path)?).map_err(|e| Error::Grammar {
+        position: Position::default(),
+        reason: format!("{}: grammar file is not UTF-8: {e}", path.display()),
+    })
 }
 
 fn load_grammar(path: Option<&Path>) -> Result<Arc<CompiledGrammar>, Error> {
     let grammar = match path {
         None => Grammar::from_lark(stackmask::DEFAULT_GRAMMAR)?,
-        Some(p) => {
-            let bytes = read(p)?;
-            let text = String::from_utf8(bytes).map_err(|e| Error::Grammar {
-                position: Position::default(),
-                reason: format!("{}: grammar file is not UTF-8: {e}", p.display()),
-            })?;
-            Grammar::from_lark(&text)?
-        }
+        Some(p) => Grammar::from_lark(&read_grammar_text(p)?)?,
     };
     Ok(Arc::new(CompiledGrammar::new(&grammar)?))
 }
@@ -404,9 +441,8 @@ struct Summary {
 }
 
 fn print_summary(times_us: &[f64], tokens: usize, s: &Summary) -> Result<(), Error> {
-    let mut sorted = times_us.to_vec();
-    sorted.sort_by(|a, b| a.total_cmp(b));
-    let pct = |p: f64| percentile(&sorted, p);
+    let sorted = summary::Sorted::new(times_us.to_vec());
+    let pct = |p: f64| sorted.percentile(p);
     out!();
     out!("tokens: {tokens}, masks: {}", sorted.len());
     out!("grammar compile: {:.1} ms, tokenizer load: {:.1} ms", s.compile_s * 1e3, s.tokenizer_s * 1e3);
@@ -418,7 +454,7 @@ fn print_summary(times_us: &[f64], tokens: usize, s: &Summary) -> Result<(), Err
             pct(0.5),
             pct(0.99),
             pct(0.999),
-            sorted[sorted.len() - 1]
+            sorted.max()
         );
     }
     if s.verified {

@@ -11,16 +11,24 @@
 //! instance rejected) or `invalidation_error` (an invalid one accepted). `validate`
 //! mode skips tokens: it feeds the instance's bytes to the recognizer, which checks the
 //! compiler's semantics alone.
+//!
+//! With `--peer llguidance`, llguidance runs first over the same files in the same process,
+//! as `shared/peers/llg_maskbench.py` runs it (the schema as `{"grammars": [{"json_schema":
+//! …}]}`, default options and limits, one matcher compiled per schema and cloned per test),
+//! on the same token sequences; then both are printed side by side, with ratios.
 
+use crate::forcing::{teacher_force, Outcome, Sequence, Stackmask};
+use crate::peer::{self, Limits, Llguidance};
 use crate::records::{self, Record};
-use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
+use crate::summary::{self, Column, MemoryProbe, Metric, Summary};
+use crate::{out, progress_bar, read};
 use serde_json::Value;
 use stackmask::classifier::StackClassifier;
 use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, OneOf, SchemaGrammar};
 use stackmask::matcher::Recognizer;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::matcher::CompileConfig;
-use stackmask::{CompiledGrammar, Error, Matcher};
+use stackmask::{CompiledGrammar, Error};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -48,8 +56,25 @@ pub struct Args {
     pub every: usize,
     pub compile: CompileConfig,
     pub out: Option<PathBuf>,
+    pub peer: Option<PeerArgs>,
 }
 
+/// The peer's part of a `maskbench` run (`--peer llguidance`).
+pub struct PeerArgs {
+    /// llguidance's parser limits (`--peer-limits`).
+    pub limits: Option<Limits>,
+}
+
+/// Rows of the side-by-side table: MaskBench's statuses.
+const STATUS_METRICS: &[Metric] = &[
+    Metric::count("schemas", |s| Some(s.records as f64)),
+    Metric::count("pass", |s| Some(s.count("pass") as f64)),
+    Metric::count("compile_error", |s| Some(s.count("compile_error") as f64)),
+    Metric::count("validation_error", |s| Some(s.count("validation_error") as f64)),
+    Metric::count("invalidation_error", |s| Some(s.count("invalidation_error") as f64)),
+];
+
+/// Runs the harness: exit 1 when stackmask accepted an invalid instance, 2 on usage errors.
 pub fn run(args: Args) -> Result<ExitCode, Error> {
     let is_json = |p: &Path| p.extension().is_some_and(|e| e == "json");
     let files: Vec<PathBuf> = records::expand(&args.paths, is_json)?.into_iter().step_by(args.every.max(1)).collect();
@@ -57,24 +82,63 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         eprintln!("error: no schema files given");
         return Ok(ExitCode::from(2));
     }
-    if args.mode != Mode::Validate && args.tokenizer.is_none() {
+    if args.peer.is_some() && args.mode == Mode::Validate {
+        eprintln!("error: --peer needs tokens: use --mode lazy or eager, with --tokenizer");
+        return Ok(ExitCode::from(2));
+    }
+    if args.tokenizer.is_none() && args.mode != Mode::Validate {
         eprintln!("error: --tokenizer is required unless --mode validate");
         return Ok(ExitCode::from(2));
     }
+    // The peer runs first and stays loaded to the end: stackmask's run can then reuse only
+    // the memory the peer's own run freed (see `summary::Memory`).
+    let peer = match (&args.peer, &args.tokenizer) {
+        (Some(peer_args), Some(tokenizer)) => {
+            let llg = peer::load(tokenizer, peer_args.limits.clone())?;
+            let Some(summary) = run_peer(&llg, tokenizer, &files, args.out.as_deref())? else {
+                return Ok(ExitCode::from(1));
+            };
+            Some((llg, summary))
+        }
+        _ => None,
+    };
     let options = JsonSchemaOptions { one_of: args.one_of, ..JsonSchemaOptions::default() };
-    let progress = progress_bar(files.len() as u64, true);
-    progress.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} schemas {elapsed} {msg}").expect("valid template"),
-    );
+    let probe = MemoryProbe::start();
+    let progress = schema_progress(files.len());
     let Some(records) = records::run_each(&files, progress, |path| run_file(path, &args, &options))? else {
         return Ok(ExitCode::from(1));
     };
-    report(&records, args.mode, args.verify)?;
+    let summary = Summary::of(&records, probe.finish());
+    out!("== {:?} ==", args.mode);
+    print_schemas(&records, &summary, args.mode != Mode::Validate)?;
+    if args.verify {
+        out!("verify: every mask equal to the token-by-token reference mask");
+    }
     if let Some(path) = &args.out {
         records::write(path, &records)?;
     }
-    let invalidations = records.iter().filter(|r| r.status == "invalidation_error").count();
+    if let Some((_, peer)) = &peer {
+        out!();
+        out!("== side by side: stackmask and llguidance, same process, same schemas, instances and tokens (ratio: stackmask / llguidance) ==");
+        let columns = [
+            Column { name: format!("{:?}", args.mode).to_lowercase(), summary: &summary },
+            Column { name: "llguidance".into(), summary: peer },
+        ];
+        summary::print_side_by_side(
+            &columns,
+            &[STATUS_METRICS, summary::TTFM_METRICS, summary::MASK_METRICS, summary::MEMORY_METRICS],
+        )?;
+    }
+    let invalidations = summary.count("invalidation_error");
     Ok(if invalidations > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn schema_progress(len: usize) -> indicatif::ProgressBar {
+    let progress = progress_bar(len as u64, true);
+    progress.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} schemas {elapsed} {msg}").expect("valid template"),
+    );
+    progress
 }
 
 /// One test instance: its text as MaskBench serializes it, and its label.
@@ -83,27 +147,42 @@ struct Test {
     valid: bool,
 }
 
+/// A MaskBench file: its schema as text (as a server receives it) and its tests.
+struct SchemaFile {
+    schema: String,
+    tests: Vec<Test>,
+}
+
+impl SchemaFile {
+    /// Reads a MaskBench file, or says why it is not one.
+    fn load(path: &Path) -> Result<Result<SchemaFile, String>, Error> {
+        let file: Value = match serde_json::from_slice(&read(path)?) {
+            Ok(v) => v,
+            Err(e) => return Ok(Err(format!("not a MaskBench file: {e}"))),
+        };
+        let Some(schema) = file.get("schema") else {
+            return Ok(Err("not a MaskBench file: no \"schema\"".into()));
+        };
+        let tests = file
+            .get("tests")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|t| Test { text: python_json(&t["data"]), valid: t["valid"] == Value::Bool(true) })
+            .collect();
+        Ok(Ok(SchemaFile { schema: serde_json::to_string(schema).unwrap_or_default(), tests }))
+    }
+}
+
 fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Record, Error> {
     let mut record = Record::new(path);
-    let file: Value = match serde_json::from_slice(&read(path)?) {
-        Ok(v) => v,
-        Err(e) => return Ok(record.failed("error", format!("not a MaskBench file: {e}"))),
+    let file = match SchemaFile::load(path)? {
+        Ok(file) => file,
+        Err(reason) => return Ok(record.failed("error", reason)),
     };
-    let Some(schema) = file.get("schema") else {
-        return Ok(record.failed("error", "not a MaskBench file: no \"schema\"".into()));
-    };
-    let tests: Vec<Test> = file
-        .get("tests")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|t| Test { text: python_json(&t["data"]), valid: t["valid"] == Value::Bool(true) })
-        .collect();
-    // The schema as text, as a server receives it: parsing it counts in TTFM, writing it
-    // back out of the file's parse does not.
-    let schema_text = serde_json::to_string(schema).unwrap_or_default();
+    // Parsing the schema text counts in TTFM; writing it out of the file's parse did not.
     let started = Instant::now();
-    let compiled = compile_json_schema(&schema_text, options)
+    let compiled = compile_json_schema(&file.schema, options)
         .and_then(|SchemaGrammar { grammar, approximated }| {
             record.approximated = approximated;
             CompiledGrammar::with_config(&grammar, &args.compile).map(Arc::new)
@@ -112,16 +191,10 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
         Ok(c) => c,
         Err(e) => return Ok(record.failed("compile_error", e.to_string())),
     };
-    if args.mode == Mode::Validate {
-        record.ttfm_us = started.elapsed().as_secs_f64() * 1e6;
-        for test in &tests {
-            let mut r = Recognizer::new(Arc::clone(&compiled));
-            let accepted = r.feed(test.text.as_bytes()).is_ok() && r.is_complete()?;
-            judge(&mut record, accepted, test.valid);
-        }
-        return Ok(record);
-    }
-    let tokenizer = args.tokenizer.as_ref().expect("checked by run");
+    let tokenizer = match (&args.tokenizer, args.mode) {
+        (_, Mode::Validate) | (None, _) => return validate_tests(record, &compiled, &file.tests, started),
+        (Some(tokenizer), _) => tokenizer,
+    };
     let classifier = Arc::new(StackClassifier::new(compiled, tokenizer.vocab_arc()));
     if args.mode == Mode::Eager {
         if let Err(e) = classifier.build_eager() {
@@ -129,58 +202,51 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
             eprintln!("{}: eager build stopped ({e}); the rest builds lazily", record.id);
         }
     }
-    record.ttfm_us = started.elapsed().as_secs_f64() * 1e6;
-    for test in &tests {
-        let accepted = match teacher_force(&classifier, tokenizer, &test.text, args.verify, &mut record.masks_us) {
-            Ok(accepted) => accepted,
-            Err(Forced::Differs(difference)) => return Ok(record.failed("mask_differs", difference)),
-            Err(Forced::Error(e)) => return Ok(record.failed("error", e.to_string())),
-        };
+    record.ttfm_us = Some(started.elapsed().as_secs_f64() * 1e6);
+    let Some(&eos) = tokenizer.vocab().eos_tokens().first() else {
+        return Ok(record.failed("error", "the tokenizer has no EOS token".into()));
+    };
+    let tests = match tokenize(&file.tests, tokenizer) {
+        Ok(tests) => tests,
+        Err(reason) => return Ok(record.failed("error", reason)),
+    };
+    force_tests(record, &tests, eos, || Stackmask::new(&classifier, args.verify))
+}
+
+/// `validate` mode: each test's bytes through the recognizer, no tokens; the compile
+/// (from `started`) is the TTFM.
+fn validate_tests(mut record: Record, compiled: &Arc<CompiledGrammar>, tests: &[Test], started: Instant) -> Result<Record, Error> {
+    record.ttfm_us = Some(started.elapsed().as_secs_f64() * 1e6);
+    for test in tests {
+        let mut recognizer = Recognizer::new(Arc::clone(compiled));
+        let accepted = recognizer.feed(test.text.as_bytes()).is_ok() && recognizer.is_complete()?;
         judge(&mut record, accepted, test.valid);
     }
     Ok(record)
 }
 
-enum Forced {
-    Differs(String),
-    Error(Error),
+/// Every test's tokens (stackmask's tokenizer, no special tokens) and label.
+fn tokenize(tests: &[Test], tokenizer: &Tokenizer) -> Result<Vec<(Vec<u32>, bool)>, String> {
+    tests.iter().map(|t| tokenizer.encode(&t.text).map(|tokens| (tokens, t.valid)).map_err(|e| e.to_string())).collect()
 }
 
-impl From<Error> for Forced {
-    fn from(e: Error) -> Forced {
-        Forced::Error(e)
+/// Teacher-forces every test through a `fresh` sequence and judges the schema.
+fn force_tests<S: Sequence>(
+    mut record: Record,
+    tests: &[(Vec<u32>, bool)],
+    eos: u32,
+    mut fresh: impl FnMut() -> S,
+) -> Result<Record, Error> {
+    for (tokens, valid) in tests {
+        let accepted = match teacher_force(&mut fresh(), tokens, eos, &mut record.masks_us)? {
+            Outcome::Accepted => true,
+            Outcome::Rejected { .. } => false,
+            Outcome::Failed(reason) => return Ok(record.failed("error", reason)),
+            Outcome::Differs(difference) => return Ok(record.failed("mask_differs", difference)),
+        };
+        judge(&mut record, accepted, *valid);
     }
-}
-
-/// Whether the masks let `text` through, EOS included; mask times go to `masks_us`.
-fn teacher_force(
-    classifier: &Arc<StackClassifier>,
-    tokenizer: &Tokenizer,
-    text: &str,
-    verify: bool,
-    masks_us: &mut Vec<f64>,
-) -> Result<bool, Forced> {
-    let tokens = tokenizer.encode(text)?;
-    let eos = *tokenizer.vocab().eos_tokens().first().ok_or_else(|| Error::Tokenizer("no EOS token".into()))?;
-    let mut matcher = Matcher::with_classifier(Arc::clone(classifier));
-    let mut mask = vec![0u32; matcher.mask_words()];
-    for (step, token) in tokens.iter().copied().chain(std::iter::once(eos)).enumerate() {
-        let t0 = Instant::now();
-        matcher.compute_mask(&mut mask)?;
-        masks_us.push(t0.elapsed().as_secs_f64() * 1e6);
-        if verify {
-            if let Some(difference) = difference_from_reference(&matcher, &mask, step)? {
-                return Err(Forced::Differs(difference));
-            }
-        }
-        if !allows(&mask, token) {
-            return Ok(false);
-        }
-        if token != eos {
-            matcher.commit(token)?;
-        }
-    }
-    Ok(true)
+    Ok(record)
 }
 
 /// Records a test's outcome; the first failure decides the status.
@@ -190,57 +256,76 @@ fn judge(record: &mut Record, accepted: bool, valid: bool) {
     }
 }
 
-fn report(records: &[Record], mode: Mode, verified: bool) -> Result<(), Error> {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for r in records {
-        match counts.iter_mut().find(|(s, _)| *s == r.status) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((r.status, 1)),
-        }
+/// llguidance over every file, compiled as `shared/peers/llg_maskbench.py` compiles it;
+/// `None` if it stopped early.
+fn run_peer(llg: &Llguidance, tokenizer: &Tokenizer, files: &[PathBuf], out: Option<&Path>) -> Result<Option<Summary>, Error> {
+    let probe = MemoryProbe::start();
+    let (mut tests, mut retokenized) = (0, 0);
+    let forced = records::run_each(files, schema_progress(files.len()), |path| {
+        let (record, counts) = peer_file(llg, tokenizer, path)?;
+        tests += counts.0;
+        retokenized += counts.1;
+        Ok(record)
+    })?;
+    let Some(records) = forced else {
+        return Ok(None);
+    };
+    let summary = Summary::of(&records, probe.finish());
+    out!("== llguidance ==");
+    print_schemas(&records, &summary, true)?;
+    out!("token sequences: {retokenized} of {tests} instances tokenize differently with llguidance's own tokenizer (both engines were given stackmask's)");
+    if let Some(path) = out {
+        records::write(&records::labelled(path, "llguidance"), &records)?;
     }
-    counts.sort_by_key(|&(_, n)| std::cmp::Reverse(n));
-    let passed = records.iter().filter(|r| r.status == "pass").count();
-    let approximated = records.iter().filter(|r| !r.approximated.is_empty()).count();
-    out!("== {mode:?} ==");
+    out!();
+    Ok(Some(summary))
+}
+
+/// One schema through llguidance: its record, and (tests forced, tests that llguidance's
+/// own tokenizer tokenizes differently).
+fn peer_file(llg: &Llguidance, tokenizer: &Tokenizer, path: &Path) -> Result<(Record, (usize, usize)), Error> {
+    let mut record = Record::new(path);
+    let file = match SchemaFile::load(path)? {
+        Ok(file) => file,
+        Err(reason) => return Ok((record.failed("error", reason), (0, 0))),
+    };
+    let grammar = peer::json_schema_grammar(&file.schema);
+    let started = Instant::now();
+    let compiled = llg.compile(&grammar);
+    let ttfm_us = started.elapsed().as_secs_f64() * 1e6;
+    let matcher = match compiled {
+        Ok(matcher) => matcher,
+        Err(e) => return Ok((record.failed("compile_error", peer::shorten(&e, 300)), (0, 0))),
+    };
+    record.ttfm_us = Some(ttfm_us);
+    let tests = match tokenize(&file.tests, tokenizer) {
+        Ok(tests) => tests,
+        Err(reason) => return Ok((record.failed("error", reason), (0, 0))),
+    };
+    let retokenized = file.tests.iter().zip(&tests).filter(|(test, (tokens, _))| llg.tokenize(&test.text) != *tokens).count();
+    let record = force_tests(record, &tests, llg.eos(), || matcher.clone())?;
+    Ok((record, (tests.len(), retokenized)))
+}
+
+/// Status counts, then TTFM and (with `masks`) TBM percentiles, and memory.
+fn print_schemas(records: &[Record], summary: &Summary, masks: bool) -> Result<(), Error> {
+    let passed = summary.count("pass");
     out!(
         "schemas: {} — pass {passed} ({:.1}%); {}",
         records.len(),
         100.0 * passed as f64 / records.len().max(1) as f64,
-        counts.iter().map(|(s, n)| format!("{s} {n}")).collect::<Vec<_>>().join(", ")
+        summary.status_list()
     );
+    let approximated = records.iter().filter(|r| !r.approximated.is_empty()).count();
     if approximated > 0 {
         let passed_approx = records.iter().filter(|r| !r.approximated.is_empty() && r.status == "pass").count();
         out!("oneOf compiled as anyOf in {approximated} schemas ({passed_approx} of them pass)");
     }
-    let mut ttfm: Vec<f64> = records.iter().filter(|r| r.status != "compile_error").map(|r| r.ttfm_us).collect();
-    ttfm.sort_by(f64::total_cmp);
-    let mut masks: Vec<f64> = records.iter().flat_map(|r| r.masks_us.iter().copied()).collect();
-    masks.sort_by(f64::total_cmp);
-    print_percentiles("TTFM us", &ttfm)?;
-    if mode != Mode::Validate {
-        print_percentiles("TBM us", &masks)?;
+    summary.print_ttfm()?;
+    if masks {
+        summary.print_masks("TBM us")?;
     }
-    if verified {
-        out!("verify: every mask equal to the token-by-token reference mask");
-    }
-    Ok(())
-}
-
-fn print_percentiles(label: &str, sorted: &[f64]) -> Result<(), Error> {
-    let mean = sorted.iter().sum::<f64>() / sorted.len().max(1) as f64;
-    out!(
-        "{label} ({}): mean {:.1}  p25 {:.1}  p50 {:.1}  p75 {:.1}  p90 {:.1}  p99 {:.1}  p99.9 {:.1}  max {:.1}",
-        sorted.len(),
-        mean,
-        percentile(sorted, 0.25),
-        percentile(sorted, 0.5),
-        percentile(sorted, 0.75),
-        percentile(sorted, 0.9),
-        percentile(sorted, 0.99),
-        percentile(sorted, 0.999),
-        sorted.last().copied().unwrap_or(0.0)
-    );
-    Ok(())
+    summary::print_memory(&summary.memory)
 }
 
 /// `stackmask validate SCHEMA INSTANCE`: exit 0 valid, 1 invalid (with the position),

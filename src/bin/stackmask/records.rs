@@ -12,8 +12,14 @@ use std::path::{Path, PathBuf};
 pub struct Record {
     pub id: String,
     pub status: &'static str,
-    pub ttfm_us: f64,
+    /// Time to first mask; absent where no mask was reached (`bench`) or the schema did not
+    /// compile (`maskbench`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttfm_us: Option<f64>,
     pub masks_us: Vec<f64>,
+    /// Grammar compile time, for an engine that compiles per text (the `bench` peer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compile_us: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// The largest number of GSS nodes on the current level at a mask (`bench`).
@@ -31,14 +37,16 @@ impl Record {
         Record {
             id,
             status: "pass",
-            ttfm_us: 0.0,
+            ttfm_us: None,
             masks_us: Vec::new(),
+            compile_us: None,
             error: None,
             max_level_nodes: None,
             approximated: Vec::new(),
         }
     }
 
+    /// This record with a failure `status` and its `reason`.
     pub fn failed(mut self, status: &'static str, reason: String) -> Record {
         self.status = status;
         self.error = Some(reason);
@@ -64,16 +72,16 @@ pub fn expand(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Vec<Pat
     Ok(files)
 }
 
-/// Runs `one` on every file, advancing `progress`; stops at the first record whose mask
-/// differs from the reference, prints it and returns `None`.
-pub fn run_each(
-    files: &[PathBuf],
+/// Runs `one` on every item (a file, a text), advancing `progress`; stops at the first
+/// record whose mask differs from the reference, prints it and returns `None`.
+pub fn run_each<T>(
+    items: &[T],
     progress: indicatif::ProgressBar,
-    mut one: impl FnMut(&Path) -> Result<Record, Error>,
+    mut one: impl FnMut(&T) -> Result<Record, Error>,
 ) -> Result<Option<Vec<Record>>, Error> {
-    let mut records = Vec::with_capacity(files.len());
-    for path in files {
-        let record = one(path)?;
+    let mut records = Vec::with_capacity(items.len());
+    for item in items {
+        let record = one(item)?;
         progress.inc(1);
         if record.status == "mask_differs" {
             progress.finish_and_clear();
@@ -84,6 +92,13 @@ pub fn run_each(
     }
     progress.finish_and_clear();
     Ok(Some(records))
+}
+
+/// `path` with `label` inserted before its extension (`out.json` -> `out.eager.json`).
+pub fn labelled(path: &Path, label: &str) -> PathBuf {
+    let stem = path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let ext = path.extension().map_or_else(|| "json".into(), |e| e.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}.{label}.{ext}"))
 }
 
 /// Writes `records` as one JSON array.

@@ -1,0 +1,112 @@
+//! Teacher forcing, shared by `bench` and `maskbench` and by every engine they run: for each
+//! token of a text compute the mask (timed), check that the true token is allowed, commit
+//! it; after the last token the mask must allow EOS.
+
+use crate::{allows, difference_from_reference};
+use stackmask::classifier::StackClassifier;
+use stackmask::{Error, Matcher};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One sequence under a grammar constraint, as the teacher-forcing loop drives it.
+pub trait Sequence {
+    /// Words of the mask buffer (32 tokens a word).
+    fn mask_words(&self) -> usize;
+
+    /// Writes the mask of allowed tokens (llguidance/XGrammar layout). This call is timed.
+    fn compute_mask(&mut self, mask: &mut [u32]) -> Result<(), Error>;
+
+    /// Looks at the mask just computed, outside the timing; returns how it is wrong
+    /// (`--verify`), if it is.
+    fn inspect(&mut self, _mask: &[u32], _step: usize) -> Result<Option<String>, Error> {
+        Ok(None)
+    }
+
+    /// Advances by `token`.
+    fn commit(&mut self, token: u32) -> Result<(), Error>;
+
+    /// Why the engine stopped accepting, when it keeps such a note (appended to rejections).
+    fn error(&self) -> Option<String> {
+        None
+    }
+}
+
+/// How a teacher-forced text ended.
+pub enum Outcome {
+    /// Every token and the final EOS were allowed.
+    Accepted,
+    /// The mask at `step` did not allow `token` (`step == tokens.len()`: EOS).
+    Rejected { step: usize, token: u32 },
+    /// The engine failed computing a mask or committing.
+    Failed(String),
+    /// `inspect` found the mask wrong.
+    Differs(String),
+}
+
+/// Teacher-forces `tokens` then `eos` through `sequence`; each mask time (µs) goes to
+/// `masks_us`.
+pub fn teacher_force(
+    sequence: &mut impl Sequence,
+    tokens: &[u32],
+    eos: u32,
+    masks_us: &mut Vec<f64>,
+) -> Result<Outcome, Error> {
+    let mut mask = vec![0u32; sequence.mask_words()];
+    for (step, token) in tokens.iter().copied().chain(std::iter::once(eos)).enumerate() {
+        let started = Instant::now();
+        if let Err(e) = sequence.compute_mask(&mut mask) {
+            return Ok(Outcome::Failed(format!("mask at step {step}: {e}")));
+        }
+        masks_us.push(started.elapsed().as_secs_f64() * 1e6);
+        if let Some(difference) = sequence.inspect(&mask, step)? {
+            return Ok(Outcome::Differs(difference));
+        }
+        if !allows(&mask, token) {
+            return Ok(Outcome::Rejected { step, token });
+        }
+        if step < tokens.len() {
+            if let Err(e) = sequence.commit(token) {
+                return Ok(Outcome::Failed(format!("commit at step {step}: {e}")));
+            }
+        }
+    }
+    Ok(Outcome::Accepted)
+}
+
+/// A stackmask [`Matcher`] over a shared classifier, as a teacher-forced sequence.
+pub struct Stackmask {
+    matcher: Matcher,
+    verify: bool,
+    /// The largest number of GSS nodes on the current level at a mask so far.
+    pub max_level_nodes: usize,
+}
+
+impl Stackmask {
+    /// A fresh matcher; with `verify`, every mask is compared with the reference mask.
+    pub fn new(classifier: &Arc<StackClassifier>, verify: bool) -> Stackmask {
+        Stackmask { matcher: Matcher::with_classifier(Arc::clone(classifier)), verify, max_level_nodes: 0 }
+    }
+}
+
+impl Sequence for Stackmask {
+    fn mask_words(&self) -> usize {
+        self.matcher.mask_words()
+    }
+
+    fn compute_mask(&mut self, mask: &mut [u32]) -> Result<(), Error> {
+        self.matcher.compute_mask(mask)
+    }
+
+    fn inspect(&mut self, mask: &[u32], step: usize) -> Result<Option<String>, Error> {
+        let level_nodes = self.matcher.recognizer().parser().level_node_count();
+        self.max_level_nodes = self.max_level_nodes.max(level_nodes);
+        if !self.verify {
+            return Ok(None);
+        }
+        difference_from_reference(&self.matcher, mask, step)
+    }
+
+    fn commit(&mut self, token: u32) -> Result<(), Error> {
+        self.matcher.commit(token)
+    }
+}
