@@ -10,7 +10,7 @@
 //! go to `--out`.
 
 use crate::records::{self, Record};
-use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
+use crate::{allows, difference_from_reference, out, percentile, progress_bar, read, sorted};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Matcher};
@@ -94,7 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
 }
 
 fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &Path, verify: bool) -> Result<Record, Error> {
-    let mut record = Record { max_level_nodes: Some(0), ..Record::new(path) };
+    let mut record = Record::new(path);
     let text = match String::from_utf8(read(path)?) {
         Ok(text) => text,
         Err(e) => return Ok(record.failed("error", format!("not UTF-8: {e}"))),
@@ -119,8 +119,7 @@ fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &P
             record.ttfm_us = started.elapsed().as_secs_f64() * 1e6;
         }
         record.masks_us.push(us);
-        let level_nodes = matcher.recognizer().parser().level_node_count();
-        record.max_level_nodes = record.max_level_nodes.max(Some(level_nodes));
+        record.level_nodes.push(matcher.recognizer().parser().level_node_count());
         if verify {
             if let Some(difference) = difference_from_reference(&matcher, &mask, step)? {
                 return Ok(record.failed("mask_differs", difference));
@@ -131,9 +130,11 @@ fn bench_text(classifier: &Arc<StackClassifier>, tokenizer: &Tokenizer, path: &P
             return Ok(record.failed("validation_error", format!("token {step} ({what}) not allowed")));
         }
         if token != eos {
+            let nodes_before = matcher.recognizer().parser().node_count();
             if let Err(e) = matcher.commit(token) {
                 return Ok(record.failed("error", format!("commit at step {step}: {e}")));
             }
+            record.added_nodes.push(matcher.recognizer().parser().node_count() - nodes_before);
         }
     }
     Ok(record)
@@ -147,10 +148,8 @@ fn report(
     records: &[Record],
     verified: bool,
 ) -> Result<(), Error> {
-    let mut masks: Vec<f64> = records.iter().flat_map(|r| r.masks_us.iter().copied()).collect();
-    masks.sort_by(f64::total_cmp);
-    let mut ttfm: Vec<f64> = records.iter().filter(|r| !r.masks_us.is_empty()).map(|r| r.ttfm_us).collect();
-    ttfm.sort_by(f64::total_cmp);
+    let masks = sorted(records.iter().flat_map(|r| r.masks_us.iter().copied()));
+    let ttfm = sorted(records.iter().filter(|r| !r.masks_us.is_empty()).map(|r| r.ttfm_us));
     let passed = records.iter().filter(|r| r.status == "pass").count();
     let mean = masks.iter().sum::<f64>() / masks.len().max(1) as f64;
     let after = classifier.stats();
@@ -186,8 +185,17 @@ fn report(
         percentile(&ttfm, 0.99),
         ttfm.last().copied().unwrap_or(0.0)
     );
-    let max_level = records.iter().filter_map(|r| r.max_level_nodes).max().unwrap_or(0);
-    out!("largest GSS level at a mask: {max_level} nodes");
+    let level = sorted(records.iter().flat_map(|r| &r.level_nodes).map(|&n| n as f64));
+    let added = sorted(records.iter().flat_map(|r| &r.added_nodes).map(|&n| n as f64));
+    out!(
+        "GSS nodes: on the level at a mask p50 {}  p99 {}  max {};  added per token p50 {}  p99 {}  max {}",
+        percentile(&level, 0.5),
+        percentile(&level, 0.99),
+        level.last().copied().unwrap_or(0.0),
+        percentile(&added, 0.5),
+        percentile(&added, 0.99),
+        added.last().copied().unwrap_or(0.0)
+    );
     if verified {
         out!("verify: every mask equal to the token-by-token reference mask");
     }

@@ -253,6 +253,13 @@ fn difference_from_reference(matcher: &Matcher, mask: &[u32], step: usize) -> Re
     )))
 }
 
+/// `values` in ascending order, for [`percentile`].
+fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut sorted: Vec<f64> = values.collect();
+    sorted.sort_by(f64::total_cmp);
+    sorted
+}
+
 /// The value at quantile `q` of sorted `values` (0 when empty).
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     if sorted.is_empty() {

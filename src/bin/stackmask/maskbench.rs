@@ -13,7 +13,7 @@
 //! compiler's semantics alone.
 
 use crate::records::{self, Record};
-use crate::{allows, difference_from_reference, out, percentile, progress_bar, read};
+use crate::{allows, difference_from_reference, out, percentile, progress_bar, read, sorted};
 use serde_json::Value;
 use stackmask::classifier::StackClassifier;
 use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, OneOf, SchemaGrammar};
@@ -212,10 +212,8 @@ fn report(records: &[Record], mode: Mode, verified: bool) -> Result<(), Error> {
         let passed_approx = records.iter().filter(|r| !r.approximated.is_empty() && r.status == "pass").count();
         out!("oneOf compiled as anyOf in {approximated} schemas ({passed_approx} of them pass)");
     }
-    let mut ttfm: Vec<f64> = records.iter().filter(|r| r.status != "compile_error").map(|r| r.ttfm_us).collect();
-    ttfm.sort_by(f64::total_cmp);
-    let mut masks: Vec<f64> = records.iter().flat_map(|r| r.masks_us.iter().copied()).collect();
-    masks.sort_by(f64::total_cmp);
+    let ttfm = sorted(records.iter().filter(|r| r.status != "compile_error").map(|r| r.ttfm_us));
+    let masks = sorted(records.iter().flat_map(|r| r.masks_us.iter().copied()));
     print_percentiles("TTFM us", &ttfm)?;
     if mode != Mode::Validate {
         print_percentiles("TBM us", &masks)?;
