@@ -1,13 +1,14 @@
 //! `stackmask bench`: teacher-force texts through the classifier's masks and report
-//! mask-time percentiles, compile times, classifier size and peak memory.
+//! mask-time percentiles, compile times, classifier size, GSS size per step and peak
+//! memory.
 //!
 //! Per text: tokenize (no special tokens), then for every token compute the mask, check
 //! that the true token is allowed, commit it; at the end the mask must allow EOS. Lazy
 //! mode builds classifier states inside mask calls (their time counts in those masks);
 //! eager mode runs `build_eager` before the first text (deeper edges are still built in
 //! mask calls, and counted there). Records in the MaskBench harness
-//! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`)
-//! go to `--out`.
+//! format (`{"id", "status", "ttfm_us", "masks_us"}`, read by `shared/peers/summarize.py`,
+//! plus `level_nodes`: the GSS nodes on the current level at each mask) go to `--out`.
 
 use crate::records::{self, Record};
 use crate::{allows, difference_from_reference, out, percentile, progress_bar, read, sorted};

@@ -7,9 +7,10 @@
 //!   teacher-force it token by token and print, per token, whether the mask allowed it,
 //!   the mask's popcount and the time to compute it. Without arguments it runs on the
 //!   embedded defaults: the JSON grammar, a sample document and the Qwen3 tokenizer.
-//! * `stackmask bench GRAMMAR --tokenizer T [--mode lazy|eager|both] [--out FILE]
-//!   [--verify] TEXT…`: teacher-force texts (files or folders) and print mask-time
-//!   percentiles, compile times, classifier size and peak memory (see `bench.rs`).
+//! * `stackmask bench GRAMMAR --tokenizer T [--mode lazy|eager|both] [--eager-depth N]
+//!   [--max-known-stack N] [--out FILE] [--verify] TEXT…`: teacher-force texts (files or
+//!   folders) and print mask-time percentiles, compile times, classifier size, GSS sizes
+//!   and peak memory (see `bench.rs`).
 
 mod bench;
 mod maskbench;
@@ -96,6 +97,10 @@ enum Command {
         /// on first use).
         #[arg(long, default_value_t = ClassifierConfig::default().eager_depth)]
         eager_depth: usize,
+        /// Stack states one symbolic run of the classifier may know; a step needing more
+        /// uses the exact per-class mask (counted as an overflowed edge).
+        #[arg(long, default_value_t = ClassifierConfig::default().max_known_stack)]
+        max_known_stack: usize,
         /// Write one record per text (MaskBench harness format) to this JSON file; with
         /// `--mode both`, FILE's stem gets `.lazy` and `.eager`.
         #[arg(long)]
@@ -179,8 +184,8 @@ fn main() -> ExitCode {
         Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
             trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
-        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out } => {
-            let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
+        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, max_known_stack, out } => {
+            let config = ClassifierConfig { eager_depth, max_known_stack, ..ClassifierConfig::default() };
             run_bench(&grammar, texts, tokenizer.as_deref(), mode, config, verify, out)
         }
         Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out } => {
