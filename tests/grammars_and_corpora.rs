@@ -5,27 +5,13 @@
 //! The full corpora run in `stackmask check` and the benchmarks; these are small samples
 //! to keep the suite fast. Tests needing `../shared` print `SKIPPED:` when it is missing.
 
-use stackmask::matcher::{oracle, Recognizer};
-use stackmask::classifier::StackClassifier;
-use stackmask::tokenizer::Tokenizer;
-use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
+mod support;
+
+use stackmask::matcher::Recognizer;
+use stackmask::{CompiledGrammar, Error, Grammar};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("SKIPPED: ../shared not found");
-        None
-    }
-}
-
-fn compile_file(path: &Path) -> stackmask::Result<CompiledGrammar> {
-    let text = std::fs::read_to_string(path).unwrap();
-    CompiledGrammar::new(&Grammar::from_lark(&text)?)
-}
+use support::corpus::{compile_file, shared, teacher_force, tokenizers};
 
 fn lark_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> =
@@ -110,40 +96,6 @@ fn corrupted_corpus_text_is_rejected_at_the_right_place() {
         Err(Error::Rejected { offset, .. }) => assert_eq!(offset, at),
         other => panic!("{other:?}"),
     }
-}
-
-fn tokenizers(shared: &Path) -> &'static [(String, Tokenizer)] {
-    static CACHE: OnceLock<Vec<(String, Tokenizer)>> = OnceLock::new();
-    CACHE.get_or_init(|| {
-        ["llama3", "qwen3", "gemma3"]
-            .iter()
-            .map(|n| (n.to_string(), Tokenizer::from_file(shared.join(format!("tokenizers/{n}.tokenizer.json.gz"))).unwrap()))
-            .collect()
-    })
-}
-
-/// Teacher-force `text`: at every step the stack classifier's mask allows the true token
-/// and equals the per-class mask, and at `verify_every`-th steps it equals the
-/// token-by-token reference mask.
-fn teacher_force(compiled: Arc<CompiledGrammar>, tokenizer: &Tokenizer, text: &str, verify_every: usize, what: &str) {
-    let tokens = tokenizer.encode(text).unwrap();
-    let classifier = Arc::new(StackClassifier::new(compiled, tokenizer.vocab_arc()));
-    let spanner = Arc::clone(classifier.spanner());
-    let mut m = Matcher::with_classifier(classifier);
-    let mut mask = vec![0u32; m.mask_words()];
-    let mut by_classes = mask.clone();
-    let eos = tokenizer.vocab().eos_tokens()[0];
-    for (step, &t) in tokens.iter().chain(std::iter::once(&eos)).enumerate() {
-        m.compute_mask(&mut mask).unwrap();
-        m.compute_mask_by_classes(&spanner, &mut by_classes).unwrap();
-        assert!(mask == by_classes, "{what}: step {step}: classifier mask differs from the per-class mask");
-        assert_eq!(mask[t as usize / 32] >> (t % 32) & 1, 1, "{what}: step {step}: token {} not allowed", tokenizer.vocab().token_name(t));
-        if step % verify_every == 0 {
-            assert_eq!(oracle::verify(&mut m).unwrap(), Ok(()), "{what}: step {step}: fast mask differs from the reference");
-        }
-        m.commit(t).unwrap();
-    }
-    assert!(m.is_terminated());
 }
 
 #[test]

@@ -71,6 +71,8 @@ pub struct Generator {
     patterns: Vec<Option<Hir>>,
     /// Ignored terminals, the separators.
     separators: Vec<TerminalId>,
+    /// Per terminal: lexemes to draw from instead of its regex (empty: sample the regex).
+    lexicons: Vec<Vec<Vec<u8>>>,
 }
 
 impl Generator {
@@ -87,7 +89,31 @@ impl Generator {
             min_height: min_heights(grammar),
             patterns,
             separators,
+            lexicons: vec![Vec::new(); grammar.terminals.len()],
         }
+    }
+
+    /// Draw the lexemes of the terminal named `terminal` from `lexemes` instead of its
+    /// regex, for readable texts (names, strings, comments). They should lie in the
+    /// terminal's language; texts are judged by their actual lexing in any case.
+    /// Panics if the grammar has no such terminal.
+    pub fn with_lexicon(mut self, terminal: &str, lexemes: &[&str]) -> Generator {
+        let t = self.terminal(terminal);
+        self.lexicons[t.index()] = lexemes.iter().map(|l| l.as_bytes().to_vec()).collect();
+        self
+    }
+
+    /// Separate lexemes with the ignored terminals named in `separators` only (say,
+    /// blanks but not comments). Panics if one is not an ignored terminal of the grammar.
+    pub fn with_separators(mut self, separators: &[&str]) -> Generator {
+        self.separators = separators.iter().map(|name| self.terminal(name)).collect();
+        assert!(self.separators.iter().all(|&t| self.is_ignored(t)), "separators must be ignored terminals");
+        self
+    }
+
+    fn terminal(&self, name: &str) -> TerminalId {
+        let index = self.grammar.terminals.iter().position(|d| d.name == name).unwrap_or_else(|| panic!("no terminal {name}"));
+        TerminalId(index as u32)
     }
 
     /// A random sentence: derivation depth at most about `depth`, at most about
@@ -157,8 +183,12 @@ impl Generator {
         Sentence { text, pieces }
     }
 
-    /// A random lexeme of terminal `t`.
+    /// A random lexeme of terminal `t`: from its lexicon if it has one, else from its regex.
     pub fn sample(&self, rng: &mut TestRng, t: TerminalId) -> Vec<u8> {
+        let lexicon = &self.lexicons[t.index()];
+        if !lexicon.is_empty() {
+            return pick(rng, lexicon).clone();
+        }
         let hir = self.patterns[t.index()].as_ref().expect("declared terminals never appear in sentences");
         let mut out = Vec::new();
         sample_hir(rng, hir, &mut out);

@@ -1,6 +1,11 @@
 //! Test support for the property tests: an independent Earley recognizer, the viability
-//! definition evaluated with it, a sentence generator, and the grammars to run on.
+//! definition evaluated with it, a sentence generator, and the grammars to run on; and
+//! for the corpus tests, teacher-forcing texts with mask checks.
+//!
+//! Each test crate uses a part of it.
+#![allow(dead_code, unused_imports)]
 
+pub mod corpus;
 pub mod earley;
 pub mod generate;
 pub mod grammars;

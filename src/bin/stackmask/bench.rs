@@ -207,8 +207,7 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
     out!("== {mode:?} ==");
     print_classifier(build_s, &built, &classifier.stats())?;
     print_run(&records, &summary)?;
-    let max_level = records.iter().filter_map(|r| r.max_level_nodes).max().unwrap_or(0);
-    out!("largest GSS level at a mask: {max_level} nodes");
+    print_gss(&records)?;
     if args.verify {
         out!("verify: every mask equal to the token-by-token reference mask");
     }
@@ -219,6 +218,25 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
     Ok(Some(summary))
 }
 
+/// GSS size per step: nodes on the current level at each mask, nodes added per token.
+fn print_gss(records: &[Record]) -> Result<(), Error> {
+    let nodes = |per_step: fn(&Record) -> &[usize]| {
+        Sorted::new(records.iter().flat_map(per_step).map(|&n| n as f64).collect())
+    };
+    let level = nodes(|r| &r.level_nodes);
+    let added = nodes(|r| &r.added_nodes);
+    out!(
+        "GSS nodes: on the level at a mask p50 {}  p99 {}  max {};  added per token p50 {}  p99 {}  max {}",
+        level.percentile(0.5),
+        level.percentile(0.99),
+        level.max(),
+        added.percentile(0.5),
+        added.percentile(0.99),
+        added.max()
+    );
+    Ok(())
+}
+
 fn bench_text(
     classifier: &Arc<StackClassifier>,
     input: &Input,
@@ -226,7 +244,7 @@ fn bench_text(
     verify: bool,
     vocab: &Vocabulary,
 ) -> Result<Record, Error> {
-    let mut record = Record { max_level_nodes: Some(0), ..Record::new(&input.path) };
+    let mut record = Record::new(&input.path);
     let (_, tokens) = match &input.content {
         Ok(content) => content,
         Err(reason) => return Ok(record.failed("error", reason.clone())),
@@ -238,7 +256,8 @@ fn bench_text(
     let mut sequence = Stackmask::new(classifier, verify);
     let setup_us = started.elapsed().as_secs_f64() * 1e6;
     let outcome = teacher_force(&mut sequence, tokens, eos, &mut record.masks_us)?;
-    record.max_level_nodes = Some(sequence.max_level_nodes);
+    record.level_nodes = std::mem::take(&mut sequence.level_nodes);
+    record.added_nodes = std::mem::take(&mut sequence.added_nodes);
     Ok(judge(record, setup_us, outcome, &sequence, tokens.len(), vocab))
 }
 

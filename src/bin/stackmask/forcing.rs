@@ -77,14 +77,17 @@ pub fn teacher_force(
 pub struct Stackmask {
     matcher: Matcher,
     verify: bool,
-    /// The largest number of GSS nodes on the current level at a mask so far.
-    pub max_level_nodes: usize,
+    /// Per mask: GSS nodes on the current level.
+    pub level_nodes: Vec<usize>,
+    /// Per committed token: GSS nodes it added.
+    pub added_nodes: Vec<usize>,
 }
 
 impl Stackmask {
     /// A fresh matcher; with `verify`, every mask is compared with the reference mask.
     pub fn new(classifier: &Arc<StackClassifier>, verify: bool) -> Stackmask {
-        Stackmask { matcher: Matcher::with_classifier(Arc::clone(classifier)), verify, max_level_nodes: 0 }
+        let matcher = Matcher::with_classifier(Arc::clone(classifier));
+        Stackmask { matcher, verify, level_nodes: Vec::new(), added_nodes: Vec::new() }
     }
 }
 
@@ -98,8 +101,7 @@ impl Sequence for Stackmask {
     }
 
     fn inspect(&mut self, mask: &[u32], step: usize) -> Result<Option<String>, Error> {
-        let level_nodes = self.matcher.recognizer().parser().level_node_count();
-        self.max_level_nodes = self.max_level_nodes.max(level_nodes);
+        self.level_nodes.push(self.matcher.recognizer().parser().level_node_count());
         if !self.verify {
             return Ok(None);
         }
@@ -107,6 +109,9 @@ impl Sequence for Stackmask {
     }
 
     fn commit(&mut self, token: u32) -> Result<(), Error> {
-        self.matcher.commit(token)
+        let before = self.matcher.recognizer().parser().node_count();
+        self.matcher.commit(token)?;
+        self.added_nodes.push(self.matcher.recognizer().parser().node_count() - before);
+        Ok(())
     }
 }

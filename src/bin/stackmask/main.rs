@@ -7,9 +7,10 @@
 //!   teacher-force it token by token and print, per token, whether the mask allowed it,
 //!   the mask's popcount and the time to compute it. Without arguments it runs on the
 //!   embedded defaults: the JSON grammar, a sample document and the Qwen3 tokenizer.
-//! * `stackmask bench GRAMMAR --tokenizer T [--mode lazy|eager|both] [--out FILE]
-//!   [--verify] TEXT…`: teacher-force texts (files or folders) and print mask-time
-//!   percentiles, compile times, classifier size and peak memory (see `bench.rs`).
+//! * `stackmask bench GRAMMAR --tokenizer T [--mode lazy|eager|both] [--eager-depth N]
+//!   [--max-known-stack N] [--out FILE] [--artifact FILE] [--verify] TEXT…`: teacher-force
+//!   texts (files or folders) and print mask-time percentiles, compile times, classifier
+//!   size, artifact size and load time, GSS sizes and memory (see `bench.rs`).
 //!   `--peer llguidance` runs llguidance (feature `llguidance`) on the same texts in the
 //!   same process and prints both side by side.
 //! * `stackmask maskbench PATH… --tokenizer T [--peer llguidance]`: the MaskBench harness
@@ -103,6 +104,10 @@ enum Command {
         /// on first use).
         #[arg(long, default_value_t = ClassifierConfig::default().eager_depth)]
         eager_depth: usize,
+        /// Stack states one symbolic run of the classifier may know; a step needing more
+        /// uses the exact per-class mask (counted as an overflowed edge).
+        #[arg(long, default_value_t = ClassifierConfig::default().max_known_stack)]
+        max_known_stack: usize,
         /// Write one record per text (MaskBench harness format) to this JSON file; with
         /// `--mode both`, FILE's stem gets `.lazy` and `.eager`, and the peer's `.llguidance`.
         #[arg(long)]
@@ -211,8 +216,8 @@ fn main() -> ExitCode {
         Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
             trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
-        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, out, artifact, peer, peer_grammar } => {
-            let config = ClassifierConfig { eager_depth, ..ClassifierConfig::default() };
+        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, max_known_stack, out, artifact, peer, peer_grammar } => {
+            let config = ClassifierConfig { eager_depth, max_known_stack, ..ClassifierConfig::default() };
             let peer = peer.peer.map(|peer::Peer::Llguidance| bench::PeerArgs {
                 grammar: peer_grammar.unwrap_or_else(|| grammar.clone()),
                 limits: peer.peer_limits,

@@ -22,9 +22,12 @@ pub struct Record {
     pub compile_us: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
-    /// The largest number of GSS nodes on the current level at a mask (`bench`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_level_nodes: Option<usize>,
+    /// Per mask: GSS nodes on the current level (`bench`), aligned with `masks_us`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub level_nodes: Vec<usize>,
+    /// Per committed token: GSS nodes it added (`bench`; not written out).
+    #[serde(skip)]
+    pub added_nodes: Vec<usize>,
     /// `oneOf`s compiled as `anyOf` (`maskbench --one-of any-of`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approximated: Vec<String>,
@@ -41,7 +44,8 @@ impl Record {
             masks_us: Vec::new(),
             compile_us: None,
             error: None,
-            max_level_nodes: None,
+            level_nodes: Vec::new(),
+            added_nodes: Vec::new(),
             approximated: Vec::new(),
         }
     }

@@ -1,0 +1,1 @@
+not not not grep ||main|| a=b||not git||not not build/&&origin

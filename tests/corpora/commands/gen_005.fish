@@ -1,0 +1,1 @@
+set -l -x --depth=1 -l -x -x -l count"$HOME/bin" README.md -r"hello world"(src/*.rs|grep) README.md;

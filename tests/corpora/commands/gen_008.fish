@@ -1,0 +1,1 @@
+set files (not origin||main&&build/ )(grep|a=b |v1.2|origin|| not echo |ls)

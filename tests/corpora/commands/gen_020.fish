@@ -1,0 +1,1 @@
+set -r --force PATH

@@ -1,0 +1,1 @@
+function x ;return ; end;set target$status

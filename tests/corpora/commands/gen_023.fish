@@ -1,0 +1,1 @@
+while not not not README.md&&not build/|| not origin||not v1.2&&not src/*.rs&&make 2>&1>>$HOME |a=b| origin|v1.2|a=b|main |a=b| echo|build/;end

@@ -1,0 +1,2 @@
+for count in -x README.md -r(grep)( not v1.2)-r(not not not origin)
+end

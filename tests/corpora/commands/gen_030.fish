@@ -1,0 +1,2 @@
+for count in 
+end; ;

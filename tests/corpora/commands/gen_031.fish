@@ -1,0 +1,4 @@
+switch -r 
+ ;end 
+ 
+ 

@@ -1,0 +1,1 @@
+set files$argv[1] $HOME$status$status ""( git&&a=b&& ls&&a=b)(grep|v1.2|README.md | git| main|README.md| grep )

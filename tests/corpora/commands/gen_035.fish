@@ -1,0 +1,1 @@
+set -r x --force

@@ -1,0 +1,1 @@
+not origin||main || not ls||not not build/||ls && make && make&&make&&not echo|main

@@ -1,0 +1,2 @@
+set --force PATH -r"hello world" -x;
+ ;;

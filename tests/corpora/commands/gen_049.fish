@@ -1,0 +1,1 @@
+begin;function target -r; break end;continue end

@@ -1,0 +1,1 @@
+;set count --force(not not main) (not make|git&&not v1.2&&echo &&grep )

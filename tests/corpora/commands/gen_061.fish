@@ -1,0 +1,1 @@
+not not not v1.2&&not ls||not not not git&&not src/*.rs

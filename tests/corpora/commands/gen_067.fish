@@ -1,0 +1,4 @@
+if not not ls ||a=b||make||src/*.rs||echo
+break
+end 
+ ;

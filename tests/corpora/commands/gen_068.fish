@@ -1,0 +1,5 @@
+
+function count
+if not main
+; break end
+ end

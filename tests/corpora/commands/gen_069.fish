@@ -1,0 +1,2 @@
+switch ( main|a=b|origin|origin || not ls||make) 
+ ;end;

@@ -1,0 +1,5 @@
+function files
+;
+ ;
+set x; if echo | origin
+set target build/ end end

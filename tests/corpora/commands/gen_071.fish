@@ -1,0 +1,3 @@
+switch"hello world"
+ ;
+end 

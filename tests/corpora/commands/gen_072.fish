@@ -1,0 +1,1 @@
+;;set --force -l --force PATH ""

@@ -1,0 +1,2 @@
+while README.md&&main &&not build/; return"hello world"; for target in; end end
+; 

@@ -1,0 +1,3 @@
+set count$files$status -r -l build/ ;function files
+continue;; 
+;end;

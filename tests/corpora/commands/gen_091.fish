@@ -1,0 +1,1 @@
+begin ;while make ||v1.2 &&make&&v1.2; break;;begin ;end end end

@@ -1,0 +1,1 @@
+echo -l$files ls "hello world"2> ls&>"hello world" 2>>$HOME

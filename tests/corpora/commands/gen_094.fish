@@ -1,0 +1,3 @@
+function x -x --depth=1 -l -l -l
+ 
+ ls ; end ; set -x files

@@ -1,0 +1,1 @@
+set x(ls||echo||v1.2||grep)
