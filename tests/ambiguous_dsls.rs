@@ -199,6 +199,17 @@ fn the_parser_forks_exactly_where_the_grammar_is_ambiguous() {
 const MIN_HAND_WRITTEN: usize = 5;
 const MIN_GENERATED: usize = 50;
 
+/// `Ok` if `text` is a sentence, else why not.
+fn check_sentence(compiled: &Arc<CompiledGrammar>, text: &[u8]) -> Result<(), String> {
+    let mut r = Recognizer::new(Arc::clone(compiled));
+    r.feed(text).map_err(|e| e.to_string())?;
+    match r.is_complete() {
+        Ok(true) => Ok(()),
+        Ok(false) => Err("a prefix of a sentence, not a sentence".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[test]
 fn dsl_corpora_are_sentences() {
     for dsl in &DSLS {
@@ -206,9 +217,7 @@ fn dsl_corpora_are_sentences() {
         let (hand, generated) = (dsl.corpus_files("hand_"), dsl.corpus_files("gen_"));
         assert!(hand.len() >= MIN_HAND_WRITTEN && generated.len() >= MIN_GENERATED, "{}: corpus too small", dsl.name);
         for file in hand.iter().chain(&generated) {
-            let mut r = Recognizer::new(Arc::clone(&compiled));
-            r.feed(&std::fs::read(file).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-            assert!(r.is_complete().unwrap(), "{}: not a sentence", file.display());
+            check_sentence(&compiled, &std::fs::read(file).unwrap()).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         }
     }
 }
@@ -236,7 +245,6 @@ fn dsl_corpora_token_by_token_with_llama3() {
     for dsl in &DSLS {
         let files = [dsl.corpus_files("hand_"), dsl.corpus_files("gen_")].concat();
         teacher_force_files(&dsl.compiled(), llama3, &files, 10, "llama3");
-
     }
 }
 
@@ -277,8 +285,7 @@ fn regenerate_corpora() {
             if text.trim().is_empty() {
                 continue;
             }
-            let mut r = Recognizer::new(Arc::clone(&compiled));
-            if r.feed(text.as_bytes()).is_err() || !r.is_complete().unwrap() || !kept.insert(text.clone()) {
+            if check_sentence(&compiled, text.as_bytes()).is_err() || !kept.insert(text.clone()) {
                 continue;
             }
             let path = dsl.corpus().join(format!("gen_{:03}.{}", kept.len() - 1, dsl.extension));
