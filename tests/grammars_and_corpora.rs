@@ -5,38 +5,19 @@
 //! The full corpora run in `stackmask check` and the benchmarks; these are small samples
 //! to keep the suite fast. Tests needing `../shared` print `SKIPPED:` when it is missing.
 
-use stackmask::matcher::{oracle, Recognizer};
-use stackmask::classifier::StackClassifier;
+#[allow(dead_code, unused_imports)]
+mod support;
+
+use stackmask::matcher::Recognizer;
 use stackmask::tokenizer::Tokenizer;
-use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
-use std::path::{Path, PathBuf};
+use stackmask::{CompiledGrammar, Error, Grammar};
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("SKIPPED: ../shared not found");
-        None
-    }
-}
-
-fn compile_file(path: &Path) -> stackmask::Result<CompiledGrammar> {
-    let text = std::fs::read_to_string(path).unwrap();
-    CompiledGrammar::new(&Grammar::from_lark(&text)?)
-}
-
-fn lark_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "lark")).collect();
-    files.sort();
-    files
-}
+use support::corpora::{compile_file, files_with_extension, shared, smallest, teacher_force};
 
 #[test]
 fn shipped_grammars_compile() {
-    let files = lark_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("grammars"));
+    let files = files_with_extension(&Path::new(env!("CARGO_MANIFEST_DIR")).join("grammars"), "lark");
     assert!(!files.is_empty());
     for f in files {
         compile_file(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
@@ -46,7 +27,7 @@ fn shipped_grammars_compile() {
 #[test]
 fn benchmark_grammars_load_and_compile() {
     let Some(shared) = shared() else { return };
-    let files = lark_files(&shared.join("bench/grammars/syncode"));
+    let files = files_with_extension(&shared.join("bench/grammars/syncode"), "lark");
     assert_eq!(files.len(), 7);
     for f in files {
         let name = f.file_name().unwrap().to_str().unwrap().to_string();
@@ -62,14 +43,6 @@ fn benchmark_grammars_load_and_compile() {
             Err(e) => panic!("{name}: {e}"),
         }
     }
-}
-
-/// The `n` smallest files of a corpus.
-fn smallest(dir: &Path, n: usize) -> Vec<PathBuf> {
-    let mut files: Vec<(u64, PathBuf)> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).map(|p| (p.metadata().unwrap().len(), p)).collect();
-    files.sort();
-    files.into_iter().take(n).map(|(_, p)| p).collect()
 }
 
 const LANGUAGES: [&str; 3] = ["java", "go", "sql"];
@@ -120,30 +93,6 @@ fn tokenizers(shared: &Path) -> &'static [(String, Tokenizer)] {
             .map(|n| (n.to_string(), Tokenizer::from_file(shared.join(format!("tokenizers/{n}.tokenizer.json.gz"))).unwrap()))
             .collect()
     })
-}
-
-/// Teacher-force `text`: at every step the stack classifier's mask allows the true token
-/// and equals the per-class mask, and at `verify_every`-th steps it equals the
-/// token-by-token reference mask.
-fn teacher_force(compiled: Arc<CompiledGrammar>, tokenizer: &Tokenizer, text: &str, verify_every: usize, what: &str) {
-    let tokens = tokenizer.encode(text).unwrap();
-    let classifier = Arc::new(StackClassifier::new(compiled, tokenizer.vocab_arc()));
-    let spanner = Arc::clone(classifier.spanner());
-    let mut m = Matcher::with_classifier(classifier);
-    let mut mask = vec![0u32; m.mask_words()];
-    let mut by_classes = mask.clone();
-    let eos = tokenizer.vocab().eos_tokens()[0];
-    for (step, &t) in tokens.iter().chain(std::iter::once(&eos)).enumerate() {
-        m.compute_mask(&mut mask).unwrap();
-        m.compute_mask_by_classes(&spanner, &mut by_classes).unwrap();
-        assert!(mask == by_classes, "{what}: step {step}: classifier mask differs from the per-class mask");
-        assert_eq!(mask[t as usize / 32] >> (t % 32) & 1, 1, "{what}: step {step}: token {} not allowed", tokenizer.vocab().token_name(t));
-        if step % verify_every == 0 {
-            assert_eq!(oracle::verify(&mut m).unwrap(), Ok(()), "{what}: step {step}: fast mask differs from the reference");
-        }
-        m.commit(t).unwrap();
-    }
-    assert!(m.is_terminated());
 }
 
 #[test]

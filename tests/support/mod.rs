@@ -1,6 +1,8 @@
 //! Test support for the property tests: an independent Earley recognizer, the viability
-//! definition evaluated with it, a sentence generator, and the grammars to run on.
+//! definition evaluated with it, a sentence generator, and the grammars to run on; and
+//! helpers for the tests on real-code corpora (`corpora`).
 
+pub mod corpora;
 pub mod earley;
 pub mod generate;
 pub mod grammars;
