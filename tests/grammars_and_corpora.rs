@@ -11,7 +11,7 @@ use stackmask::matcher::Recognizer;
 use stackmask::{CompiledGrammar, Error, Grammar};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use support::corpus::{compile_file, shared, teacher_force, tokenizers};
+use support::corpus::{compile_file, shared, smallest, teacher_force, tokenizers};
 
 fn lark_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> =
@@ -48,14 +48,6 @@ fn benchmark_grammars_load_and_compile() {
             Err(e) => panic!("{name}: {e}"),
         }
     }
-}
-
-/// The `n` smallest files of a corpus.
-fn smallest(dir: &Path, n: usize) -> Vec<PathBuf> {
-    let mut files: Vec<(u64, PathBuf)> =
-        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).map(|p| (p.metadata().unwrap().len(), p)).collect();
-    files.sort();
-    files.into_iter().take(n).map(|(_, p)| p).collect()
 }
 
 const LANGUAGES: [&str; 3] = ["java", "go", "sql"];
@@ -118,5 +110,23 @@ fn json_sample_token_by_token_with_three_tokenizers() {
     let text = include_str!("../grammars/samples/sample.json");
     for (name, tokenizer) in tokenizers(&shared) {
         teacher_force(Arc::clone(&compiled), tokenizer, text, 40, name);
+    }
+}
+
+/// `grammars/generics.lark`: nested generic closers lexed as one `>>` or `>>>` (maximal
+/// munch) are closed by the grammar's `args2`/`args3` rules, next to shift operators made
+/// of the same terminals; with every tokenizer, every mask equals the reference mask.
+#[test]
+fn nested_generic_closers_are_exact_with_every_tokenizer() {
+    let compiled = Arc::new(compile_file(&Path::new(env!("CARGO_MANIFEST_DIR")).join("grammars/generics.lark")).unwrap());
+    let text = "List<List<String>> a;\nA<B<C<D>>> c = (y >>> 3) << 1;\nMap<K, List<V>> m = x >> 2;\n";
+    let wrong = ["List<List<String>>> a;", "List<String>> a;", "A<B<C<D>>>> x;"];
+    for bad in wrong {
+        let mut r = stackmask::matcher::Recognizer::new(Arc::clone(&compiled));
+        assert!(r.feed(bad.as_bytes()).is_err(), "{bad} is accepted");
+    }
+    let Some(shared) = shared() else { return };
+    for (name, tokenizer) in tokenizers(&shared) {
+        teacher_force(Arc::clone(&compiled), tokenizer, text, 1, &format!("generics.lark, {name}"));
     }
 }

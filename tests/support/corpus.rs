@@ -25,6 +25,25 @@ pub fn compile_file(path: &Path) -> stackmask::Result<CompiledGrammar> {
     CompiledGrammar::new(&Grammar::from_lark(&text)?)
 }
 
+/// The files of `dir` whose name ends with `.ext`, sorted.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The `n` smallest files of a corpus.
+pub fn smallest(dir: &Path, n: usize) -> Vec<PathBuf> {
+    let mut files: Vec<(u64, PathBuf)> =
+        std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).map(|p| (p.metadata().unwrap().len(), p)).collect();
+    files.sort();
+    files.into_iter().take(n).map(|(_, p)| p).collect()
+}
+
 /// The Llama 3, Qwen3 and Gemma 3 tokenizers of `shared`, by name, loaded once.
 pub fn tokenizers(shared: &Path) -> &'static [(String, Tokenizer)] {
     static CACHE: OnceLock<Vec<(String, Tokenizer)>> = OnceLock::new();

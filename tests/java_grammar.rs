@@ -1,0 +1,85 @@
+//! `grammars/java.lark`: it compiles, accepts the hand-written modern Java corpus
+//! (`tests/corpora/java_modern/`: generics with `>>`/`>>>` closers, annotations, lambdas,
+//! method references, records, switch expressions, text blocks, ...), accepts a sample of
+//! the SynCode Java corpus, and one modern file teacher-forced with Llama 3 gets the
+//! reference masks. Tests needing `../shared` print `SKIPPED:` when it is missing.
+
+#[allow(dead_code, unused_imports)]
+mod support;
+
+use stackmask::matcher::Recognizer;
+use stackmask::tokenizer::Tokenizer;
+use stackmask::CompiledGrammar;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use support::corpus::{compile_file, files_with_extension, shared, smallest, teacher_force};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn java() -> Arc<CompiledGrammar> {
+    static CACHE: OnceLock<Arc<CompiledGrammar>> = OnceLock::new();
+    Arc::clone(CACHE.get_or_init(|| Arc::new(compile_file(&root().join("grammars/java.lark")).unwrap())))
+}
+
+fn modern_files() -> Vec<PathBuf> {
+    files_with_extension(&root().join("tests/corpora/java_modern"), "java")
+}
+
+fn assert_accepted(file: &Path) {
+    let text = std::fs::read(file).unwrap();
+    let mut r = Recognizer::new(java());
+    r.feed(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    assert!(r.is_complete().unwrap(), "{}: not a complete compilation unit", file.display());
+}
+
+#[test]
+fn java_grammar_compiles() {
+    assert!(java().tables().state_count() > 500);
+}
+
+#[test]
+fn modern_java_corpus_is_accepted() {
+    let files = modern_files();
+    assert!(files.len() >= 10, "{} files", files.len());
+    for f in files {
+        assert_accepted(&f);
+    }
+}
+
+#[test]
+fn nested_generic_closers_and_shifts() {
+    let good = "class A { Map<K, List<V>> a; A<B<C<D>>> b; A<B<C<D<E>>>> c; int x = (y >>> 3) << 1 >> 2; }";
+    let mut r = Recognizer::new(java());
+    r.feed(good.as_bytes()).unwrap();
+    assert!(r.is_complete().unwrap());
+    // One closer too many or too few.
+    for bad in ["class A { List<String>> x; }", "class A { Map<K, List<V> x; }", "class A { A<B<C>>>> x; }"] {
+        let mut r = Recognizer::new(java());
+        assert!(r.feed(bad.as_bytes()).is_err() || !r.is_complete().unwrap(), "{bad}");
+    }
+}
+
+#[test]
+fn syncode_java_corpus_sample_is_accepted() {
+    let Some(shared) = shared() else {
+        eprintln!("SKIPPED: syncode_java_corpus_sample_is_accepted needs ../shared");
+        return;
+    };
+    for f in smallest(&shared.join("bench/corpora/java"), 10) {
+        assert_accepted(&f);
+    }
+}
+
+#[test]
+fn modern_file_token_by_token_with_llama3() {
+    let Some(shared) = shared() else {
+        eprintln!("SKIPPED: modern_file_token_by_token_with_llama3 needs ../shared");
+        return;
+    };
+    let tokenizer = Tokenizer::from_file(shared.join("tokenizers/llama3.tokenizer.json.gz")).unwrap();
+    let file = root().join("tests/corpora/java_modern/Generics.java");
+    let text = std::fs::read_to_string(&file).unwrap();
+    teacher_force(java(), &tokenizer, &text, 16, &format!("llama3 {}", file.display()));
+}
