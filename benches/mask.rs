@@ -1,12 +1,14 @@
 //! Criterion benchmarks of the matcher on the embedded defaults (JSON grammar, Qwen3
 //! tokenizer, sample document): the stack classifier's mask (eagerly built) and the
-//! trie-walk mask at a few positions of the document, the eager build, and commit.
+//! trie-walk mask at a few positions of the document, the eager build, writing and
+//! loading the classifier artifact, the batch API on one and on two threads, and commit.
 //!
 //! Run with `cargo bench --bench mask`. The percentile harness over whole corpora is
 //! `stackmask bench` (see `docs/benchmarks.md`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use stackmask::classifier::StackClassifier;
+use stackmask::classifier::{ArtifactConfig, StackClassifier};
+use stackmask::matcher::compute_masks_parallel;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar, Matcher};
 use std::sync::Arc;
@@ -62,6 +64,46 @@ fn bench_classifier(c: &mut Criterion) {
     build.finish();
 }
 
+fn bench_artifact(c: &mut Criterion) {
+    let (compiled, tokenizer, _) = setup();
+    let classifier = StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc());
+    classifier.build_eager().expect("eager build");
+    let bytes = classifier.to_artifact().expect("artifact");
+    let mut group = c.benchmark_group("classifier_artifact_json_qwen3");
+    group.sample_size(10);
+    group.bench_function("write", |b| b.iter(|| classifier.to_artifact().expect("artifact")));
+    group.bench_function("load", |b| {
+        b.iter(|| StackClassifier::from_artifact(&bytes, tokenizer.vocab_arc(), &ArtifactConfig::default()).expect("load"))
+    });
+    group.finish();
+}
+
+/// 64 matchers, each at its own position of the sample, masked in one batch on pools of
+/// one and two threads (the CI machine's cores).
+fn bench_batch(c: &mut Criterion) {
+    let (compiled, tokenizer, tokens) = setup();
+    let classifier = Arc::new(StackClassifier::new(Arc::clone(&compiled), tokenizer.vocab_arc()));
+    classifier.build_eager().expect("eager build");
+    let mut matchers: Vec<Matcher> = (0..64)
+        .map(|i| {
+            let mut m = Matcher::with_classifier(Arc::clone(&classifier));
+            for &t in &tokens[..i * tokens.len() / 64] {
+                m.commit(t).expect("sample is valid JSON");
+            }
+            m
+        })
+        .collect();
+    let mut masks = vec![0u32; matchers.len() * matchers[0].mask_words()];
+    let mut group = c.benchmark_group("batch_64_masks_json_qwen3");
+    for threads in [1usize, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("thread pool");
+        group.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, _| {
+            b.iter(|| pool.install(|| compute_masks_parallel(&mut matchers, &mut masks).expect("masks")))
+        });
+    }
+    group.finish();
+}
+
 fn bench_commit(c: &mut Criterion) {
     let (compiled, tokenizer, tokens) = setup();
     c.bench_function("commit_whole_sample_json_qwen3", |b| {
@@ -81,5 +123,5 @@ fn bench_compile(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_compile, bench_commit, bench_classifier, bench_mask);
+criterion_group!(benches, bench_compile, bench_commit, bench_classifier, bench_artifact, bench_batch, bench_mask);
 criterion_main!(benches);
