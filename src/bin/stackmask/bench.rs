@@ -128,20 +128,26 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         runs.push((mode, summary));
     }
     if let Some((_, peer)) = &peer {
-        out!();
-        out!("== side by side: stackmask and llguidance, same process, same texts and tokens (ratio: stackmask / llguidance) ==");
-        let mut columns: Vec<Column> =
-            runs.iter().map(|(mode, summary)| Column { name: format!("{mode:?}").to_lowercase(), summary }).collect();
-        columns.push(Column { name: "llguidance".into(), summary: peer });
-        summary::print_side_by_side(
-            &columns,
-            &[RUN_METRICS, summary::MASK_METRICS, summary::TTFM_METRICS, COMPILE_METRICS, summary::MEMORY_METRICS],
-        )?;
-        out!("(*) stackmask: grammar compile + classifier build, once for all texts; llguidance: p50 of its compile per text.");
-        out!("TTFM: matcher creation (llguidance: its compile) + first mask. RSS growth: peak RSS over the engine's run above the RSS at its start (tokenizers excluded).");
+        print_comparison(&runs, peer)?;
     }
     let failed = runs.iter().any(|(_, s)| s.count("pass") < s.records);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The side-by-side table of stackmask's `runs` and the peer's.
+fn print_comparison(runs: &[(Mode, Summary)], peer: &Summary) -> Result<(), Error> {
+    out!();
+    out!("== side by side: stackmask and llguidance, same process, same texts and tokens (ratio: stackmask / llguidance) ==");
+    let mut columns: Vec<Column> =
+        runs.iter().map(|(mode, summary)| Column { name: format!("{mode:?}").to_lowercase(), summary }).collect();
+    columns.push(Column { name: "llguidance".into(), summary: peer });
+    summary::print_side_by_side(
+        &columns,
+        &[RUN_METRICS, summary::MASK_METRICS, summary::TTFM_METRICS, COMPILE_METRICS, summary::MEMORY_METRICS],
+    )?;
+    out!("(*) stackmask: grammar compile + classifier build, once for all texts; llguidance: p50 of its compile per text.");
+    out!("TTFM: matcher creation (llguidance: its compile) + first mask. RSS growth: peak RSS over the engine's run above the RSS at its start (tokenizers excluded).");
+    Ok(())
 }
 
 /// One stackmask mode over every text; `None` when a mask differed from the reference.
