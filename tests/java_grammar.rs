@@ -4,7 +4,6 @@
 //! the SynCode Java corpus, and one modern file teacher-forced with Llama 3 gets the
 //! reference masks. Tests needing `../shared` print `SKIPPED:` when it is missing.
 
-#[allow(dead_code, unused_imports)]
 mod support;
 
 use stackmask::matcher::Recognizer;

@@ -132,27 +132,33 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         runs.push((mode, summary));
     }
     if let Some((_, peer)) = &peer {
-        out!();
-        out!("== side by side: stackmask and llguidance, same process, same texts and tokens (ratio: stackmask / llguidance) ==");
-        let mut columns: Vec<Column> =
-            runs.iter().map(|(mode, summary)| Column { name: format!("{mode:?}").to_lowercase(), summary }).collect();
-        columns.push(Column { name: "llguidance".into(), summary: peer });
-        summary::print_side_by_side(
-            &columns,
-            &[RUN_METRICS, summary::MASK_METRICS, summary::TTFM_METRICS, COMPILE_METRICS, summary::MEMORY_METRICS],
-        )?;
-        out!("(*) stackmask: grammar compile + classifier build, once for all texts; llguidance: p50 of its compile per text.");
-        out!("TTFM: matcher creation (llguidance: its compile) + first mask. RSS growth: peak RSS over the engine's run above the RSS at its start (tokenizers excluded).");
+        print_comparison(&runs, peer)?;
     }
     let failed = runs.iter().any(|(_, s)| s.count("pass") < s.records);
     Ok(if failed { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The side-by-side table of stackmask's `runs` and the peer's.
+fn print_comparison(runs: &[(Mode, Summary)], peer: &Summary) -> Result<(), Error> {
+    out!();
+    out!("== side by side: stackmask and llguidance, same process, same texts and tokens (ratio: stackmask / llguidance) ==");
+    let mut columns: Vec<Column> =
+        runs.iter().map(|(mode, summary)| Column { name: format!("{mode:?}").to_lowercase(), summary }).collect();
+    columns.push(Column { name: "llguidance".into(), summary: peer });
+    summary::print_side_by_side(
+        &columns,
+        &[RUN_METRICS, summary::MASK_METRICS, summary::TTFM_METRICS, COMPILE_METRICS, summary::MEMORY_METRICS],
+    )?;
+    out!("(*) stackmask: grammar compile + classifier build, once for all texts; llguidance: p50 of its compile per text.");
+    out!("TTFM: matcher creation (llguidance: its compile) + first mask. RSS growth: peak RSS over the engine's run above the RSS at its start (tokenizers excluded).");
+    Ok(())
 }
 
 /// Write the eager classifier as an artifact (to `path` too, if given), load it back
 /// and report both; the texts then run on the loaded classifier, so `--verify` checks
 /// what a server loading the artifact would compute.
 fn round_trip(
-    classifier: &StackClassifier,
+    classifier: Arc<StackClassifier>,
     tokenizer: &Tokenizer,
     path: Option<&Path>,
     build_s: f64,
@@ -163,8 +169,9 @@ fn round_trip(
     if let Some(path) = path {
         std::fs::write(path, &bytes).map_err(|source| Error::Io { path: path.display().to_string(), source })?;
     }
-    let started = Instant::now();
     let config = ArtifactConfig { compile: classifier.compiled().config().clone(), classifier: classifier.config().clone() };
+    drop(classifier);
+    let started = Instant::now();
     let loaded = StackClassifier::from_artifact(&bytes, tokenizer.vocab_arc(), &config)?;
     let load_s = started.elapsed().as_secs_f64();
     out!(
@@ -190,7 +197,8 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
     let build_s = started.elapsed().as_secs_f64();
     let built = classifier.stats();
     let classifier = match mode {
-        Mode::Eager => round_trip(&classifier, &args.tokenizer, args.artifact.as_deref(), build_s)?,
+        // The built classifier is dropped as the loaded one replaces it.
+        Mode::Eager => round_trip(classifier, &args.tokenizer, args.artifact.as_deref(), build_s)?,
         _ => classifier,
     };
     let vocab = args.tokenizer.vocab();

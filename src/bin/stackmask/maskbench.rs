@@ -118,19 +118,21 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         records::write(path, &records)?;
     }
     if let Some((_, peer)) = &peer {
-        out!();
-        out!("== side by side: stackmask and llguidance, same process, same schemas, instances and tokens (ratio: stackmask / llguidance) ==");
-        let columns = [
-            Column { name: format!("{:?}", args.mode).to_lowercase(), summary: &summary },
-            Column { name: "llguidance".into(), summary: peer },
-        ];
-        summary::print_side_by_side(
-            &columns,
-            &[STATUS_METRICS, summary::TTFM_METRICS, summary::MASK_METRICS, summary::MEMORY_METRICS],
-        )?;
+        print_comparison(args.mode, &summary, peer)?;
     }
     let invalidations = summary.count("invalidation_error");
     Ok(if invalidations > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The side-by-side table of stackmask's run (`mode`) and the peer's.
+fn print_comparison(mode: Mode, summary: &Summary, peer: &Summary) -> Result<(), Error> {
+    out!();
+    out!("== side by side: stackmask and llguidance, same process, same schemas, instances and tokens (ratio: stackmask / llguidance) ==");
+    let columns = [
+        Column { name: format!("{mode:?}").to_lowercase(), summary },
+        Column { name: "llguidance".into(), summary: peer },
+    ];
+    summary::print_side_by_side(&columns, &[STATUS_METRICS, summary::TTFM_METRICS, summary::MASK_METRICS, summary::MEMORY_METRICS])
 }
 
 fn schema_progress(len: usize) -> indicatif::ProgressBar {
