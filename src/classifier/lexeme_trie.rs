@@ -48,6 +48,8 @@ pub(crate) struct TrieNode {
 #[derive(Clone, Debug)]
 pub(crate) struct LexemeTrie {
     pub nodes: Vec<TrieNode>,
+    /// Lexemes of the row's longest class: the states its shifts can push.
+    pub max_lexemes: usize,
 }
 
 impl LexemeTrie {
@@ -82,7 +84,8 @@ impl LexemeTrie {
                 Some(union)
             });
         }
-        LexemeTrie { nodes }
+        let max_lexemes = row.classes().iter().map(|c| c.lexemes.len()).max().unwrap_or(0);
+        LexemeTrie { nodes, max_lexemes }
     }
 
     pub fn node(&self, id: u32) -> &TrieNode {

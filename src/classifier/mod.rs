@@ -91,8 +91,11 @@ pub struct ClassifierConfig {
     /// trie and large-class bitmaps) past which a lexer state's states, edges and token
     /// sets are cleared (checked at the start of a mask).
     pub cache_capacity: usize,
-    /// Stack states one symbolic run may know above the unread rest; beyond it the step
-    /// falls back to the exact per-class mask.
+    /// Stack states one symbolic run may know above the unread rest, beyond one per
+    /// lexeme of the lexer state's longest token class (a token of 96 `-` shifts 96
+    /// states in a grammar with unary minus); beyond it the step falls back to the exact
+    /// per-class mask. What it bounds is the states ε-reductions push without consuming
+    /// (hidden left recursion pushes without end).
     pub max_known_stack: usize,
     /// Symbolic configurations explored while building one transition; beyond it the
     /// step falls back to the exact per-class mask.
@@ -468,7 +471,10 @@ impl StackClassifier {
             tables: self.compiled().tables(),
             trie: &automaton.trie,
             shiftable: &self.shiftable,
-            limits: Limits { max_known: self.config.max_known_stack, max_work: self.config.max_transition_work },
+            limits: Limits {
+                max_known: self.config.max_known_stack + automaton.trie.max_lexemes,
+                max_work: self.config.max_transition_work,
+            },
         };
         let configs = Arc::clone(&dfa.states[state as usize]);
         let edge = match simulator.read(&configs, lr) {
