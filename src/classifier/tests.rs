@@ -55,15 +55,20 @@ fn equals_the_reference_on_nested_values() {
     assert_eq!(c.stats().overflowed_edges, 0);
 }
 
-#[test]
-fn ambiguous_grammar_equals_the_reference() {
-    let c = classifier(
+/// Expressions without precedence, over a vocabulary with tokens that span operators.
+fn ambiguous_expressions() -> Arc<StackClassifier> {
+    classifier(
         r#"start: e
            e: e "+" e | e "*" e | "(" e ")" | N
            N: /[0-9]+/"#,
         &["1", "2", "+", "*", "(", ")", "1+", "+1", "))", "*(", "1)", ")+"],
         ClassifierConfig::default(),
-    );
+    )
+}
+
+#[test]
+fn ambiguous_grammar_equals_the_reference() {
+    let c = ambiguous_expressions();
     check_text(&c, "1+2*(1+2)*((2))+1");
 }
 
@@ -119,13 +124,7 @@ fn a_loaded_artifact_holds_what_was_built_and_masks_exactly() {
     assert_eq!(loaded.stats().edges, c.stats().edges, "the loaded edges were enough, as the built ones were");
 
     // A partly built (lazy) classifier round-trips too, and builds the rest on first use.
-    let ambiguous = classifier(
-        r#"start: e
-           e: e "+" e | e "*" e | "(" e ")" | N
-           N: /[0-9]+/"#,
-        &["1", "2", "+", "*", "(", ")", "1+", "+1", "))", "*(", "1)", ")+"],
-        ClassifierConfig::default(),
-    );
+    let ambiguous = ambiguous_expressions();
     check_text(&ambiguous, "1+(2");
     let loaded = reload(&ambiguous);
     assert_eq!(loaded.stats(), ambiguous.stats());
