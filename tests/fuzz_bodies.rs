@@ -67,11 +67,9 @@ fn artifact_load_replays_its_corpus() {
 /// change that made every load fail would leave the fuzz body checking nothing.
 #[test]
 fn artifact_load_accepts_the_written_artifacts() {
-    for (choice, artifact) in bodies::written_artifacts().iter().enumerate() {
-        let mut data = vec![choice as u8];
-        data.extend_from_slice(&artifact[ARTIFACT_HEADER..]);
+    for (choice, data) in bodies::untouched_artifact_inputs().iter().enumerate() {
         assert!(data.len() > 1_000, "artifact {choice} is only {} bytes", data.len());
-        bodies::artifact_load(&data);
+        bodies::artifact_load(data);
     }
 }
 
@@ -82,17 +80,12 @@ fn artifact_load_accepts_the_written_artifacts() {
 fn write_artifact_seeds() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/artifact_load");
     std::fs::create_dir_all(&dir).unwrap();
-    for (choice, artifact) in bodies::written_artifacts().iter().enumerate() {
-        let mut data = vec![choice as u8];
-        data.extend_from_slice(&artifact[ARTIFACT_HEADER..]);
-        std::fs::write(dir.join(format!("grammar{choice}")), &data).unwrap();
+    for (choice, data) in bodies::untouched_artifact_inputs().iter().enumerate() {
+        std::fs::write(dir.join(format!("grammar{choice}")), data).unwrap();
         let truncated = &data[..data.len() / 2];
         std::fs::write(dir.join(format!("grammar{choice}-truncated")), truncated).unwrap();
     }
 }
-
-/// Bytes before an artifact's payload (see `stackmask::classifier` artifacts).
-const ARTIFACT_HEADER: usize = 20;
 
 /// One random edit of a seed: replace, insert or delete a byte, or duplicate a slice.
 #[derive(Clone, Debug)]

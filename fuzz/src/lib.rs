@@ -348,6 +348,13 @@ pub fn written_artifacts() -> &'static [Vec<u8>] {
     })
 }
 
+/// Per fixture grammar, the [`artifact_load`] input that holds its written payload
+/// untouched: the grammar choice, then the payload.
+pub fn untouched_artifact_inputs() -> Vec<Vec<u8>> {
+    let input = |(choice, artifact): (usize, &Vec<u8>)| [&[choice as u8], &artifact[ARTIFACT_HEADER..]].concat();
+    written_artifacts().iter().enumerate().map(input).collect()
+}
+
 /// `payload` behind the magic and version of a written artifact and its own digest.
 fn wrap_artifact(payload: &[u8]) -> Vec<u8> {
     let mut bytes = written_artifacts()[0][..12].to_vec();

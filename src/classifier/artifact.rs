@@ -17,7 +17,6 @@
 //! * per lexer state whose spanner row is built: the row's classes (lexemes, end state,
 //!   ascending token ids), and the automaton when one is built: its configuration
 //!   sets, its token sets as lists of class indices, and its edges.
-
 //!
 //! Loading recompiles the grammar from the IR under the caller's
 //! [`CompileConfig`] (milliseconds; the expensive parts are the rows and automata) and
