@@ -1,0 +1,20 @@
+BEGIN;
+
+ALTER TABLE customers ADD COLUMN phone VARCHAR(32);
+ALTER TABLE customers ADD COLUMN IF NOT EXISTS loyalty_points INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE customers ALTER COLUMN name SET DATA TYPE VARCHAR(200);
+ALTER TABLE customers ALTER COLUMN phone SET DEFAULT '', ALTER COLUMN phone DROP NOT NULL;
+ALTER TABLE orders ADD CONSTRAINT orders_total_positive CHECK (total >= 0);
+ALTER TABLE orders RENAME COLUMN placed_on TO ordered_on;
+ALTER TABLE legacy_orders RENAME TO orders_2019;
+ALTER TABLE orders DROP COLUMN IF EXISTS note CASCADE;
+
+CREATE TABLE orders_archive AS
+SELECT * FROM orders WHERE ordered_on < DATE '2020-01-01';
+
+DROP INDEX IF EXISTS idx_open_orders;
+DROP VIEW order_totals;
+DROP TABLE IF EXISTS tmp_import, tmp_export CASCADE;
+TRUNCATE TABLE sessions;
+
+COMMIT;
