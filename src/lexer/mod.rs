@@ -142,13 +142,13 @@ impl Lexer {
     /// [`Lexer::new`] as one stage of a compile bounded by `compile`.
     pub(crate) fn within(grammar: &Grammar, config: &LexerConfig, compile: &Deadline) -> Result<Lexer> {
         let deadline = compile.stage(config.time_budget);
-        let terminals = lexed_terminals(grammar);
-        let mut nfas = Vec::with_capacity(terminals.len());
-        for &t in &terminals {
+        let mut patterns = Patterns::default();
+        let mut terminals = Vec::new();
+        for t in lexed_terminals(grammar) {
             deadline.check()?;
-            nfas.extend(TerminalNfa::compile(grammar, t, config)?);
+            terminals.push(patterns.add_terminal(grammar, t, config)?);
         }
-        Builder::new(grammar, &nfas, config, deadline).build()
+        Builder::new(grammar, &patterns.nfas, &terminals, config, deadline).build()
     }
 
     /// The start state: nothing read since the last lexeme ended.
@@ -239,30 +239,36 @@ fn lexed_terminals(grammar: &Grammar) -> Vec<TerminalId> {
     used.iter().filter(|t| grammar.terminals[t.index()].pattern != TerminalPattern::Declared).collect()
 }
 
-/// Whether a lexeme must match an NFA of its terminal or must not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Role {
-    Require,
-    Exclude,
-}
-
-/// One regex of a terminal compiled to a Thompson NFA. A terminal has one
-/// (`TerminalPattern::Regex`) or several (`TerminalPattern::Compound`), adjacent in the
-/// builder's list.
-struct TerminalNfa {
-    terminal: TerminalId,
+/// One distinct regex, compiled once to a Thompson NFA and shared by every terminal
+/// that uses it (JSON-Schema grammars repeat the same "any string" regex in many
+/// compound terminals: sharing keeps the subsets small).
+struct PatternNfa {
     nfa: NFA,
-    /// Ends at its earliest match (the regex has a lazy repetition).
+    /// Ends at its earliest match (the regex has a lazy repetition and is a terminal's
+    /// only regex).
     earliest: bool,
-    priority: i32,
-    role: Role,
-    /// How many `Require` NFAs the terminal has: it matches where all of them match.
-    required: u32,
 }
 
-impl TerminalNfa {
-    /// The NFAs of one terminal: its `Require` regexes first, then its `Exclude` ones.
-    fn compile(grammar: &Grammar, terminal: TerminalId, config: &LexerConfig) -> Result<Vec<TerminalNfa>> {
+/// A lexed terminal over the shared patterns: its lexemes match every `require`d
+/// pattern and no `exclude`d one (a plain regex terminal has one `require`).
+struct LexedTerminal {
+    id: TerminalId,
+    priority: i32,
+    require: Vec<u32>,
+    exclude: Vec<u32>,
+}
+
+/// The distinct patterns of the lexed terminals.
+#[derive(Default)]
+struct Patterns {
+    nfas: Vec<PatternNfa>,
+    index: HashMap<(String, bool), u32>,
+}
+
+impl Patterns {
+    /// Compiles `terminal`'s regexes (those not seen yet) and returns the terminal over
+    /// the shared patterns.
+    fn add_terminal(&mut self, grammar: &Grammar, terminal: TerminalId, config: &LexerConfig) -> Result<LexedTerminal> {
         let def = &grammar.terminals[terminal.index()];
         let error = |reason: String| Error::Terminal { terminal: def.name.clone(), reason };
         let (all, except): (Vec<&String>, Vec<&String>) = match &def.pattern {
@@ -271,28 +277,39 @@ impl TerminalNfa {
             TerminalPattern::Compound { .. } => return Err(error("a compound pattern needs a regex to match".into())),
             TerminalPattern::Declared => unreachable!("declared terminals are not lexed"),
         };
-        let required = all.len() as u32;
-        let mut nfas = Vec::with_capacity(all.len() + except.len());
+        let plain = all.len() == 1 && except.is_empty();
+        let mut lexed = LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new() };
         let mut may_be_empty = true;
-        for (pattern, role) in all.iter().map(|p| (p, Role::Require)).chain(except.iter().map(|p| (p, Role::Exclude))) {
+        for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
             let hir = parse_terminal_regex(pattern).map_err(error)?;
-            if role == Role::Require {
+            if required {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
-            let nfa = thompson::Compiler::new()
-                .configure(
-                    NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)),
-                )
-                .build_from_hir(&hir)
-                .map_err(|e| error(format!("regex /{pattern}/ is too large: {e}")))?;
-            let earliest = has_lazy_repetition(&hir) && required == 1 && except.is_empty();
-            nfas.push(TerminalNfa { terminal, nfa, earliest, priority: def.priority, role, required });
+            let earliest = plain && has_lazy_repetition(&hir);
+            let index = match self.index.get(&(pattern.to_string(), earliest)) {
+                Some(&index) => index,
+                None => {
+                    let nfa = thompson::Compiler::new()
+                        .configure(
+                            NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)),
+                        )
+                        .build_from_hir(&hir)
+                        .map_err(|e| error(format!("regex /{pattern}/ is too large: {e}")))?;
+                    let index = self.nfas.len() as u32;
+                    self.nfas.push(PatternNfa { nfa, earliest });
+                    self.index.insert((pattern.to_string(), earliest), index);
+                    index
+                }
+            };
+            if required { &mut lexed.require } else { &mut lexed.exclude }.push(index);
         }
         if may_be_empty {
             let shown: Vec<String> = all.iter().map(|p| format!("/{p}/")).collect();
             return Err(error(format!("regex {} matches the empty string", shown.join(" & "))));
         }
-        Ok(nfas)
+        lexed.require.sort_unstable();
+        lexed.require.dedup();
+        Ok(lexed)
     }
 }
 
@@ -324,14 +341,20 @@ fn has_lazy_repetition(hir: &Hir) -> bool {
     }
 }
 
-/// A DFA state under construction: the NFA states (tagged with their terminal's
-/// position in `nfas`) reachable after the text read so far.
+/// A DFA state under construction: the states of the shared pattern NFAs (tagged with
+/// the pattern's index) reachable after the text read so far, sorted.
 type Subset = Vec<(u32, StateID)>;
 
 /// The subset construction.
 struct Builder<'a> {
     grammar: &'a Grammar,
-    nfas: &'a [TerminalNfa],
+    nfas: &'a [PatternNfa],
+    terminals: &'a [LexedTerminal],
+    /// Per pattern: the terminals (indexes into `terminals`) that use it.
+    users: Vec<Vec<u32>>,
+    /// Per pattern: whether some terminal is that pattern alone, so the pattern's states
+    /// stay as long as they exist.
+    stands_alone: Vec<bool>,
     config: &'a LexerConfig,
     deadline: Deadline,
     classes: [u8; 256],
@@ -341,19 +364,45 @@ struct Builder<'a> {
     subsets: Vec<Subset>,
     transitions: Vec<LexState>,
     accepts: Vec<Box<[TerminalId]>>,
+    /// Where each pattern's NFA states start in one numbering of all of them.
+    offsets: Vec<usize>,
+    /// Per NFA state (numbered by `offsets`): the `closure` call that last visited it.
+    visited: Vec<u32>,
+    /// The current `closure` call's mark in `visited`.
+    generation: u32,
 }
 
 impl<'a> Builder<'a> {
     fn new(
         grammar: &'a Grammar,
-        nfas: &'a [TerminalNfa],
+        nfas: &'a [PatternNfa],
+        terminals: &'a [LexedTerminal],
         config: &'a LexerConfig,
         deadline: Deadline,
     ) -> Builder<'a> {
         let (classes, representatives) = byte_classes(nfas);
+        let mut users = vec![Vec::new(); nfas.len()];
+        let mut stands_alone = vec![false; nfas.len()];
+        for (i, t) in terminals.iter().enumerate() {
+            for &p in t.require.iter().chain(&t.exclude) {
+                users[p as usize].push(i as u32);
+            }
+            if let ([p], []) = (t.require.as_slice(), t.exclude.as_slice()) {
+                stands_alone[*p as usize] = true;
+            }
+        }
+        let mut offsets = Vec::with_capacity(nfas.len());
+        let mut total = 0;
+        for n in nfas {
+            offsets.push(total);
+            total += n.nfa.states().len();
+        }
         Builder {
             grammar,
             nfas,
+            terminals,
+            users,
+            stands_alone,
             config,
             deadline,
             classes,
@@ -362,13 +411,17 @@ impl<'a> Builder<'a> {
             subsets: Vec::new(),
             transitions: Vec::new(),
             accepts: Vec::new(),
+            offsets,
+            visited: vec![0; total],
+            generation: 0,
         }
     }
 
     fn build(mut self) -> Result<Lexer> {
         let dead = self.intern(false, Vec::new())?;
         debug_assert_eq!(dead, LexState::DEAD);
-        let start_subset = self.closure(self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())));
+        let starts = self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())).collect();
+        let start_subset = self.closure(starts);
         // The start state is interned apart from every other state, so that "nothing
         // read yet" is never confused with a state reached after reading bytes.
         let start = self.intern(true, start_subset)?;
@@ -379,9 +432,7 @@ impl<'a> Builder<'a> {
             self.deadline.check()?;
             let state = next_unexplored;
             next_unexplored += 1;
-            for class in 0..stride {
-                let byte = self.representatives[class];
-                let target = self.step(state, byte);
+            for (class, target) in self.successors(state).into_iter().enumerate() {
                 let id = self.intern(false, target)?;
                 self.transitions[state * stride + class] = id;
             }
@@ -423,108 +474,123 @@ impl<'a> Builder<'a> {
         Ok(id)
     }
 
-    fn is_match(&self, terminal: u32, state: StateID) -> bool {
-        matches!(self.nfas[terminal as usize].nfa.state(state), thompson::State::Match { .. })
+    fn is_match(&self, pattern: u32, state: StateID) -> bool {
+        matches!(self.nfas[pattern as usize].nfa.state(state), thompson::State::Match { .. })
     }
 
-    /// Terminals with a match state in `subset`, keeping only the highest priority. A
-    /// compound terminal matches when each of its `Require` NFAs has a match state and
-    /// none of its `Exclude` NFAs has one.
-    fn accepted_terminals(&self, subset: &Subset) -> Box<[TerminalId]> {
-        let mut matched: Vec<&TerminalNfa> = Vec::new();
-        for run in terminal_runs(subset, self.nfas) {
-            let first = &self.nfas[run[0].0 as usize];
-            let excluded =
-                run.iter().any(|&(i, s)| self.nfas[i as usize].role == Role::Exclude && self.is_match(i, s));
-            if !excluded && self.distinct_required(run, |i, s| self.is_match(i, s)) == first.required as usize {
-                matched.push(first);
-            }
+    /// Per pattern, whether `subset` has a state of it for which `keep` holds.
+    fn patterns_with(&self, subset: &Subset, keep: impl Fn(u32, StateID) -> bool) -> Vec<bool> {
+        let mut present = vec![false; self.nfas.len()];
+        for &(p, s) in subset {
+            present[p as usize] |= keep(p, s);
         }
-        let Some(top) = matched.iter().map(|n| n.priority).max() else {
+        present
+    }
+
+    /// Terminals that `subset` matches, keeping only the highest priority: a terminal
+    /// matches when each of its required patterns has a match state and none of its
+    /// excluded patterns has one.
+    fn accepted_terminals(&self, subset: &Subset) -> Box<[TerminalId]> {
+        let matching = self.patterns_with(subset, |p, s| self.is_match(p, s));
+        let matched: Vec<&LexedTerminal> = self
+            .terminals
+            .iter()
+            .filter(|t| t.require.iter().all(|&p| matching[p as usize]) && !t.exclude.iter().any(|&p| matching[p as usize]))
+            .collect();
+        let Some(top) = matched.iter().map(|t| t.priority).max() else {
             return Box::new([]);
         };
-        let mut ids: Vec<TerminalId> = matched.iter().filter(|n| n.priority == top).map(|n| n.terminal).collect();
+        let mut ids: Vec<TerminalId> = matched.iter().filter(|t| t.priority == top).map(|t| t.id).collect();
         ids.sort();
         ids.dedup();
         ids.into_boxed_slice()
     }
 
-    /// The subset after reading `byte` from DFA state `state`.
-    fn step(&self, state: usize, byte: u8) -> Subset {
-        let moved = self.subsets[state].iter().filter_map(|&(t, s)| {
-            let next = match self.nfas[t as usize].nfa.state(s) {
-                thompson::State::ByteRange { trans } => trans.matches_byte(byte).then_some(trans.next),
-                thompson::State::Sparse(sparse) => sparse.matches_byte(byte),
-                thompson::State::Dense(dense) => dense.matches_byte(byte),
-                _ => None,
+    /// The subsets after reading each byte class from DFA state `state`, in class order.
+    /// One pass over the state's NFA states sends each transition to the classes its
+    /// byte range covers (byte classes never straddle a range's ends).
+    fn successors(&mut self, state: usize) -> Vec<Subset> {
+        let stride = self.representatives.len();
+        let mut seeds: Vec<Vec<(u32, StateID)>> = vec![Vec::new(); stride];
+        for &(p, s) in &self.subsets[state] {
+            let mut send = |start: u8, end: u8, next: StateID| {
+                let classes = usize::from(self.classes[start as usize])..=usize::from(self.classes[end as usize]);
+                seeds[classes].iter_mut().for_each(|seeds| seeds.push((p, next)));
             };
-            next.map(|n| (t, n))
-        });
-        self.closure(moved)
+            match self.nfas[p as usize].nfa.state(s) {
+                thompson::State::ByteRange { trans } => send(trans.start, trans.end, trans.next),
+                thompson::State::Sparse(sparse) => sparse.transitions.iter().for_each(|tr| send(tr.start, tr.end, tr.next)),
+                thompson::State::Dense(dense) => {
+                    for (class, &byte) in self.representatives.iter().enumerate() {
+                        if let Some(next) = dense.matches_byte(byte) {
+                            seeds[class].push((p, next));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        seeds.into_iter().map(|seeds| self.closure(seeds)).collect()
     }
 
-    /// ε-closure of `seeds`, keeping only byte-consuming and match states, sorted.
-    /// A terminal that matches with earliest-match semantics loses its other states.
-    fn closure(&self, seeds: impl Iterator<Item = (u32, StateID)>) -> Subset {
+    /// ε-closure of `stack`'s states, keeping only byte-consuming and match states,
+    /// sorted. An earliest-match pattern that matches loses its other states.
+    fn closure(&mut self, mut stack: Vec<(u32, StateID)>) -> Subset {
         let mut out: Subset = Vec::new();
-        let mut seen: hashbrown::HashSet<(u32, StateID)> = hashbrown::HashSet::new();
-        let mut stack: Vec<(u32, StateID)> = seeds.collect();
-        while let Some((t, s)) = stack.pop() {
-            if !seen.insert((t, s)) {
+        if stack.is_empty() {
+            return out;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.visited.fill(0);
+            self.generation = 1;
+        }
+        while let Some((p, s)) = stack.pop() {
+            let mark = &mut self.visited[self.offsets[p as usize] + s.as_usize()];
+            if *mark == self.generation {
                 continue;
             }
-            match self.nfas[t as usize].nfa.state(s) {
-                thompson::State::Union { alternates } => stack.extend(alternates.iter().map(|&a| (t, a))),
-                thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([(t, *alt1), (t, *alt2)]),
-                thompson::State::Capture { next, .. } => stack.push((t, *next)),
+            *mark = self.generation;
+            match self.nfas[p as usize].nfa.state(s) {
+                thompson::State::Union { alternates } => stack.extend(alternates.iter().map(|&a| (p, a))),
+                thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([(p, *alt1), (p, *alt2)]),
+                thompson::State::Capture { next, .. } => stack.push((p, *next)),
                 thompson::State::Fail => {}
                 // Look states were rejected when the terminal was compiled.
                 thompson::State::Look { .. } => {}
-                _ => out.push((t, s)),
+                _ => out.push((p, s)),
             }
         }
         self.end_earliest_matches(&mut out);
         out.sort_unstable();
-        self.drop_unmatchable_compounds(&mut out);
+        self.drop_unmatchable_patterns(&mut out);
         out
     }
 
-    /// A compound terminal one of whose `Require` NFAs has no state left can no longer
-    /// match: drop its other states, so that dead text reaches the dead state.
-    fn drop_unmatchable_compounds(&self, subset: &mut Subset) {
-        let mut dead_terminals = Vec::new();
-        for run in terminal_runs(subset, self.nfas) {
-            let first = &self.nfas[run[0].0 as usize];
-            if self.distinct_required(run, |_, _| true) < first.required as usize {
-                dead_terminals.push(first.terminal);
-            }
-        }
-        if !dead_terminals.is_empty() {
-            subset.retain(|(i, _)| !dead_terminals.contains(&self.nfas[*i as usize].terminal));
-        }
-    }
-
-    /// How many distinct `Require` NFAs of one terminal's `run` (sorted) have an entry
-    /// for which `keep(nfa, state)` holds.
-    fn distinct_required(&self, run: &[(u32, StateID)], keep: impl Fn(u32, StateID) -> bool) -> usize {
-        let mut nfas: Vec<u32> = run
-            .iter()
-            .filter(|&&(i, s)| self.nfas[i as usize].role == Role::Require && keep(i, s))
-            .map(|&(i, _)| i)
+    /// A terminal one of whose required patterns has no state left can no longer match;
+    /// a pattern only such terminals use is dropped, so that dead text reaches the dead
+    /// state. (Dropping it cannot kill a live terminal: a live terminal keeps every
+    /// pattern it uses.)
+    fn drop_unmatchable_patterns(&self, subset: &mut Subset) {
+        let present = self.patterns_with(subset, |_, _| true);
+        let alive = |t: u32| self.terminals[t as usize].require.iter().all(|&p| present[p as usize]);
+        let kept: Vec<bool> = (0..self.nfas.len())
+            .map(|p| present[p] && (self.stands_alone[p] || self.users[p].iter().any(|&t| alive(t))))
             .collect();
-        nfas.dedup();
-        nfas.len()
+        if present != kept {
+            subset.retain(|&(p, _)| kept[p as usize]);
+        }
     }
 
-    /// For terminals with earliest-match semantics that match here, keep only the match.
+    /// For earliest-match patterns that match here, keep only the match.
     fn end_earliest_matches(&self, subset: &mut Subset) {
         let ended: Vec<u32> = subset
             .iter()
-            .filter(|(t, s)| self.nfas[*t as usize].earliest && self.is_match(*t, *s))
-            .map(|(t, _)| *t)
+            .filter(|(p, s)| self.nfas[*p as usize].earliest && self.is_match(*p, *s))
+            .map(|(p, _)| *p)
             .collect();
         if !ended.is_empty() {
-            subset.retain(|(t, s)| !ended.contains(t) || self.is_match(*t, *s));
+            subset.retain(|(p, s)| !ended.contains(p) || self.is_match(*p, *s));
         }
     }
 
@@ -568,15 +634,9 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Splits a sorted subset into the runs of entries that belong to one terminal (a
-/// terminal's NFAs are adjacent in `nfas`).
-fn terminal_runs<'s>(subset: &'s Subset, nfas: &'s [TerminalNfa]) -> impl Iterator<Item = &'s [(u32, StateID)]> {
-    subset.chunk_by(move |a, b| nfas[a.0 as usize].terminal == nfas[b.0 as usize].terminal)
-}
-
 /// Byte equivalence classes over every transition of every NFA, and one
 /// representative byte per class.
-fn byte_classes(nfas: &[TerminalNfa]) -> ([u8; 256], Vec<u8>) {
+fn byte_classes(nfas: &[PatternNfa]) -> ([u8; 256], Vec<u8>) {
     let mut boundary = [false; 257];
     boundary[0] = true;
     let mut mark = |start: u8, end: u8| {
