@@ -17,6 +17,7 @@
 //!   (see `maskbench.rs`).
 
 mod bench;
+mod crosscheck;
 mod forcing;
 mod maskbench;
 mod peer;
@@ -154,6 +155,12 @@ enum Command {
         out: Option<PathBuf>,
         #[command(flatten)]
         peer: PeerOptions,
+        /// With `--mode validate`: judge every instance with an established validator too
+        /// (the `jsonschema` crate, formats asserted) and report where it and stackmask
+        /// disagree; exit 1 if stackmask accepts an instance it rejects (needs the Cargo
+        /// feature `jsonschema`).
+        #[arg(long)]
+        cross_check: bool,
     },
     /// Check a JSON instance against a JSON Schema with the compiled grammar (no tokenizer).
     Validate {
@@ -239,7 +246,7 @@ fn main() -> ExitCode {
                 bench::run(args)
             })
         }
-        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out, peer } => {
+        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out, peer, cross_check } => {
             let compile = CompileConfig {
                 time_budget: Some(std::time::Duration::from_millis(compile_budget_ms)),
                 ..CompileConfig::default()
@@ -247,7 +254,7 @@ fn main() -> ExitCode {
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
                 let one_of = one_of.into();
                 let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
-                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of, verify, every, compile, out, peer })
+                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of, verify, every, compile, out, peer, cross_check })
             })
         }
         Command::Validate { schema, instance, one_of } => maskbench::validate(&schema, &instance, one_of.into()),

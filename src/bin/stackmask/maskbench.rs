@@ -17,6 +17,7 @@
 //! …}]}`, default options and limits, one matcher compiled per schema and cloned per test),
 //! on the same token sequences; then both are printed side by side, with ratios.
 
+use crate::crosscheck::{self, SchemaCheck};
 use crate::forcing::{teacher_force, Outcome, Sequence, Stackmask};
 use crate::peer::{self, Limits, Llguidance};
 use crate::records::{self, Record};
@@ -57,6 +58,8 @@ pub struct Args {
     pub compile: CompileConfig,
     pub out: Option<PathBuf>,
     pub peer: Option<PeerArgs>,
+    /// Judge every instance with the reference validator too (`validate` mode only).
+    pub cross_check: bool,
 }
 
 /// The peer's part of a `maskbench` run (`--peer llguidance`).
@@ -74,7 +77,8 @@ const STATUS_METRICS: &[Metric] = &[
     Metric::count("invalidation_error", |s| Some(s.count("invalidation_error") as f64)),
 ];
 
-/// Runs the harness: exit 1 when stackmask accepted an invalid instance, 2 on usage errors.
+/// Runs the harness: exit 1 when stackmask accepted an invalid instance (or, with
+/// `--cross-check`, one the reference validator rejects), 2 on usage errors.
 pub fn run(args: Args) -> Result<ExitCode, Error> {
     let is_json = |p: &Path| p.extension().is_some_and(|e| e == "json");
     let files: Vec<PathBuf> = records::expand(&args.paths, is_json)?.into_iter().step_by(args.every.max(1)).collect();
@@ -84,6 +88,14 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     }
     if args.peer.is_some() && args.mode == Mode::Validate {
         eprintln!("error: --peer needs tokens: use --mode lazy or eager, with --tokenizer");
+        return Ok(ExitCode::from(2));
+    }
+    if args.cross_check && args.mode != Mode::Validate {
+        eprintln!("error: --cross-check judges instances without tokens: use --mode validate");
+        return Ok(ExitCode::from(2));
+    }
+    if args.cross_check && !cfg!(feature = "jsonschema") {
+        eprintln!("error: {}", crosscheck::UNAVAILABLE);
         return Ok(ExitCode::from(2));
     }
     if args.tokenizer.is_none() && args.mode != Mode::Validate {
@@ -114,6 +126,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     if args.verify {
         out!("verify: every mask equal to the token-by-token reference mask");
     }
+    let over_accepted = if args.cross_check { crosscheck::print_totals(&records)? } else { 0 };
     if let Some(path) = &args.out {
         records::write(path, &records)?;
     }
@@ -121,7 +134,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         print_comparison(args.mode, &summary, peer)?;
     }
     let invalidations = summary.count("invalidation_error");
-    Ok(if invalidations > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if invalidations > 0 || over_accepted > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// The side-by-side table of stackmask's run (`mode`) and the peer's.
@@ -143,16 +156,25 @@ fn schema_progress(len: usize) -> indicatif::ProgressBar {
     progress
 }
 
-/// One test instance: its text as MaskBench serializes it, and its label.
+/// One test instance: its data, its text as MaskBench serializes it, and its label.
 struct Test {
+    data: Value,
     text: String,
     valid: bool,
 }
 
-/// A MaskBench file: its schema as text (as a server receives it) and its tests.
+/// A MaskBench file: its schema, also as text (as a server receives it), and its tests.
 struct SchemaFile {
-    schema: String,
+    schema: Value,
+    schema_text: String,
     tests: Vec<Test>,
+}
+
+impl Test {
+    fn of(mut test: Value) -> Test {
+        let data = test.get_mut("data").map(Value::take).unwrap_or_default();
+        Test { text: python_json(&data), valid: test["valid"] == Value::Bool(true), data }
+    }
 }
 
 impl SchemaFile {
@@ -162,17 +184,18 @@ impl SchemaFile {
             Ok(v) => v,
             Err(e) => return Ok(Err(format!("not a MaskBench file: {e}"))),
         };
-        let Some(schema) = file.get("schema") else {
+        let Value::Object(mut file) = file else {
+            return Ok(Err("not a MaskBench file: not an object".into()));
+        };
+        let Some(schema) = file.remove("schema") else {
             return Ok(Err("not a MaskBench file: no \"schema\"".into()));
         };
-        let tests = file
-            .get("tests")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .map(|t| Test { text: python_json(&t["data"]), valid: t["valid"] == Value::Bool(true) })
-            .collect();
-        Ok(Ok(SchemaFile { schema: serde_json::to_string(schema).unwrap_or_default(), tests }))
+        let tests = match file.remove("tests") {
+            Some(Value::Array(tests)) => tests.into_iter().map(Test::of).collect(),
+            _ => Vec::new(),
+        };
+        let schema_text = serde_json::to_string(&schema).unwrap_or_default();
+        Ok(Ok(SchemaFile { schema, schema_text, tests }))
     }
 }
 
@@ -184,7 +207,7 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
     };
     // Parsing the schema text counts in TTFM; writing it out of the file's parse did not.
     let started = Instant::now();
-    let compiled = compile_json_schema(&file.schema, options)
+    let compiled = compile_json_schema(&file.schema_text, options)
         .and_then(|SchemaGrammar { grammar, approximated }| {
             record.approximated = approximated;
             CompiledGrammar::with_config(&grammar, &args.compile).map(Arc::new)
@@ -194,7 +217,7 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
         Err(e) => return Ok(record.failed("compile_error", e.to_string())),
     };
     let tokenizer = match (&args.tokenizer, args.mode) {
-        (_, Mode::Validate) | (None, _) => return validate_tests(record, &compiled, &file.tests, started),
+        (_, Mode::Validate) | (None, _) => return validate_tests(record, &compiled, &file, started, args.cross_check),
         (Some(tokenizer), _) => tokenizer,
     };
     let classifier = Arc::new(StackClassifier::new(compiled, tokenizer.vocab_arc()));
@@ -216,13 +239,27 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
 }
 
 /// `validate` mode: each test's bytes through the recognizer, no tokens; the compile
-/// (from `started`) is the TTFM.
-fn validate_tests(mut record: Record, compiled: &Arc<CompiledGrammar>, tests: &[Test], started: Instant) -> Result<Record, Error> {
+/// (from `started`) is the TTFM. With `cross_check`, the reference validator judges the
+/// same instances.
+fn validate_tests(
+    mut record: Record,
+    compiled: &Arc<CompiledGrammar>,
+    file: &SchemaFile,
+    started: Instant,
+    cross_check: bool,
+) -> Result<Record, Error> {
     record.ttfm_us = Some(started.elapsed().as_secs_f64() * 1e6);
-    for test in tests {
+    let mut verdicts = Vec::with_capacity(file.tests.len());
+    for test in &file.tests {
         let mut recognizer = Recognizer::new(Arc::clone(compiled));
         let accepted = recognizer.feed(test.text.as_bytes()).is_ok() && recognizer.is_complete()?;
         judge(&mut record, accepted, test.valid);
+        verdicts.push(accepted);
+    }
+    if cross_check {
+        let instances: Vec<&Value> = file.tests.iter().map(|t| &t.data).collect();
+        let labels: Vec<bool> = file.tests.iter().map(|t| t.valid).collect();
+        record.cross_check = Some(SchemaCheck::of(&file.schema, &instances, &labels, &verdicts));
     }
     Ok(record)
 }
@@ -291,7 +328,7 @@ fn peer_file(llg: &Llguidance, tokenizer: &Tokenizer, path: &Path) -> Result<(Re
         Ok(file) => file,
         Err(reason) => return Ok((record.failed("error", reason), (0, 0))),
     };
-    let grammar = peer::json_schema_grammar(&file.schema);
+    let grammar = peer::json_schema_grammar(&file.schema_text);
     let started = Instant::now();
     let compiled = llg.compile(&grammar);
     let ttfm_us = started.elapsed().as_secs_f64() * 1e6;

@@ -2,6 +2,7 @@
 //! harness format (`{"id", "status", "ttfm_us", "masks_us"}`, read by
 //! `shared/peers/summarize.py`).
 
+use crate::crosscheck::SchemaCheck;
 use crate::out;
 use stackmask::Error;
 use std::io::Write;
@@ -31,6 +32,9 @@ pub struct Record {
     /// `oneOf`s compiled as `anyOf` (`maskbench --one-of any-of`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approximated: Vec<String>,
+    /// The reference validator's judgement of the same instances (`maskbench --cross-check`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_check: Option<SchemaCheck>,
 }
 
 impl Record {
@@ -47,6 +51,7 @@ impl Record {
             level_nodes: Vec::new(),
             added_nodes: Vec::new(),
             approximated: Vec::new(),
+            cross_check: None,
         }
     }
 
