@@ -10,7 +10,7 @@
 use super::formats::{self, Format};
 use super::normalize::{Schemas, Simple, Types, ANNOTATIONS};
 use super::strings::{self, StringRegex};
-use super::{numbers, Whitespace};
+use super::{numbers, PropertyOrder, Whitespace};
 use crate::error::Result;
 use crate::ir::{GrammarBuilder, NonterminalId, Symbol, TerminalId, TerminalPattern};
 use hashbrown::HashMap;
@@ -57,7 +57,8 @@ struct Punct {
 struct Member {
     key: Symbol,
     value: NonterminalId,
-    required: bool,
+    /// The property's place in `required`, if it is required.
+    required: Option<usize>,
 }
 
 impl<'a> Emitter<'a> {
@@ -547,7 +548,7 @@ impl<'a> Emitter<'a> {
         let patterns = pattern_properties(s, at)?;
         let Some(members) = self.members(s, &patterns, at)? else { return Ok(Vec::new()) };
         let extra = self.extra_members(s, &patterns, at)?;
-        let required = members.iter().filter(|m| m.required).count();
+        let required = members.iter().filter(|m| m.required.is_some()).count();
         let min = count(s, "minProperties", at)?.map_or(0, |m| m as usize);
         let max = count(s, "maxProperties", at)?.map(|m| m as usize);
         if max.is_some_and(|m| m < required) {
@@ -562,17 +563,40 @@ impl<'a> Emitter<'a> {
             ));
         }
         let name = nonterminal_name(at);
+        let extras = if extra.is_empty() { None } else { Some(self.extra_list(&name, &extra)?) };
+        let declared: Vec<&Member> = members.iter().collect();
+        let mut orders = vec![(declared.clone(), name.clone())];
+        if self.schemas.options.property_order == PropertyOrder::DeclaredOrRequiredFirst {
+            let mut required_first = declared.clone();
+            required_first.sort_by_key(|m| m.required.unwrap_or(usize::MAX));
+            if !required_first.iter().zip(&declared).all(|(a, b)| std::ptr::eq(*a, *b)) {
+                orders.push((required_first, format!("{name}_req")));
+            }
+        }
+        let mut out = Vec::new();
+        if required == 0 && min == 0 {
+            out.push(vec![self.punct.lbrace, self.punct.rbrace]);
+        }
+        for (order, name) in orders {
+            let list = self.member_list(&name, &order, extras)?;
+            out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
+        }
+        Ok(out)
+    }
+
+    /// A non-empty list of `members` in this order (the optional ones may be left out),
+    /// then the `extras` list if any.
+    fn member_list(&mut self, name: &str, members: &[&Member], extras: Option<NonterminalId>) -> Result<NonterminalId> {
         // first[i]: a non-empty member list starting at member i or later;
         // rest[i]: the members after some were written, from member i on.
         let n = members.len();
         let first: Vec<NonterminalId> = (0..=n).map(|i| self.b.nonterminal(&format!("{name}_first{i}"))).collect();
         let rest: Vec<NonterminalId> = (0..=n).map(|i| self.b.nonterminal(&format!("{name}_rest{i}"))).collect();
-        let extras = if extra.is_empty() { None } else { Some(self.extra_list(&name, &extra)?) };
         for (i, m) in members.iter().enumerate() {
             let kv = [m.key, self.punct.colon, Symbol::Nonterminal(m.value)];
             self.production(first[i], [&kv[..], &[Symbol::Nonterminal(rest[i + 1])]].concat())?;
             self.production(rest[i], [&[self.punct.comma], &kv[..], &[Symbol::Nonterminal(rest[i + 1])]].concat())?;
-            if !m.required {
+            if m.required.is_none() {
                 self.production(first[i], vec![Symbol::Nonterminal(first[i + 1])])?;
                 self.production(rest[i], vec![Symbol::Nonterminal(rest[i + 1])])?;
             }
@@ -582,12 +606,7 @@ impl<'a> Emitter<'a> {
             self.production(first[n], vec![Symbol::Nonterminal(list)])?;
             self.production(rest[n], vec![self.punct.comma, Symbol::Nonterminal(list)])?;
         }
-        let mut out = Vec::new();
-        if required == 0 && min == 0 {
-            out.push(vec![self.punct.lbrace, self.punct.rbrace]);
-        }
-        out.push(vec![self.punct.lbrace, Symbol::Nonterminal(first[0]), self.punct.rbrace]);
-        Ok(out)
+        Ok(first[0])
     }
 
     /// The declared properties in order, then required ones that are not declared;
@@ -607,7 +626,7 @@ impl<'a> Emitter<'a> {
         }
         let mut members = Vec::new();
         for name in names {
-            let is_required = required.contains(&name);
+            let is_required = required.iter().position(|r| *r == name);
             let own = declared.and_then(|p| p.get(name));
             let mut schemas: Vec<Value> = own.into_iter().cloned().collect();
             let spelled = serde_json::to_string(name).unwrap_or_default();
@@ -619,7 +638,7 @@ impl<'a> Emitter<'a> {
             schemas.extend(by_pattern);
             let schema = if schemas.len() == 1 { schemas.remove(0) } else { serde_json::json!({ "allOf": schemas }) };
             if self.schemas.flatten(&schema, at)?.is_empty() {
-                if is_required {
+                if is_required.is_some() {
                     return Ok(None);
                 }
                 continue;

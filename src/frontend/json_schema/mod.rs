@@ -74,6 +74,22 @@ pub enum OneOf {
     AsAnyOf,
 }
 
+/// The orders in which an object's properties may be written.
+///
+/// A grammar fixes an order (any order of `n` optional properties would take `2^n`
+/// rules); the value sets are the same, only which spellings of an object are accepted
+/// changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PropertyOrder {
+    /// As `properties` declares them, then required properties that are not declared.
+    Declared,
+    /// [`PropertyOrder::Declared`], or the required properties first in `required`'s
+    /// order and then the others as declared. Writers (people and models) follow either
+    /// list; the parser forks where both orders fit the text.
+    #[default]
+    DeclaredOrRequiredFirst,
+}
+
 /// Options for [`compile_json_schema`].
 ///
 /// # Example
@@ -92,6 +108,8 @@ pub struct JsonSchemaOptions {
     pub whitespace: Whitespace,
     /// `oneOf` semantics. Default [`OneOf::Exact`].
     pub one_of: OneOf,
+    /// Property orders accepted. Default [`PropertyOrder::DeclaredOrRequiredFirst`].
+    pub property_order: PropertyOrder,
     /// Limits checked while building the grammar.
     pub limits: GrammarLimits,
     /// Longest schema text accepted, in bytes. Default 4 MiB.
@@ -108,6 +126,7 @@ impl Default for JsonSchemaOptions {
         JsonSchemaOptions {
             whitespace: Whitespace::Flexible,
             one_of: OneOf::Exact,
+            property_order: PropertyOrder::DeclaredOrRequiredFirst,
             limits: GrammarLimits::default(),
             max_schema_bytes: 4 << 20,
             max_alternatives: 1024,

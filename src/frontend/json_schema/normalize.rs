@@ -172,11 +172,32 @@ impl<'a> Schemas<'a> {
             if self.draft.ignores_ref_siblings() {
                 return Ok(target);
             }
-            let base = self.base(map, at)?;
-            return self.combinators(map, at, depth, self.product(vec![base], target, at)?);
+            let (base, negation) = self.base_and_negation(map, at, depth)?;
+            let acc = self.product(self.product(vec![base], target, at)?, negation, at)?;
+            return self.combinators(map, at, depth, acc);
         }
-        let base = self.base(map, at)?;
-        self.combinators(map, at, depth, vec![base])
+        let (base, negation) = self.base_and_negation(map, at, depth)?;
+        let acc = self.product(vec![base], negation, at)?;
+        self.combinators(map, at, depth, acc)
+    }
+
+    /// The keywords of `map` other than the combinators, and what its `not` admits when
+    /// that is a union of simple schemas: `not` of one condition on an object's type,
+    /// required names and properties is its complement (see
+    /// [`complement_of_object_condition`]), and leaves `base`. Any other `not` stays in
+    /// `base` for the emitter (negated types, values and patterns); the union is then
+    /// "anything".
+    fn base_and_negation(&self, map: &Map<String, Value>, at: &str, depth: usize) -> Result<(Simple, Vec<Simple>)> {
+        let negated = map.get("not").filter(|not| double_negated(not).is_none());
+        let complement = match negated {
+            Some(not) => complement_of_branch(&self.flatten_at(not, &format!("{at}/not"), depth + 1)?),
+            None => None,
+        };
+        let mut base = self.base(map, at)?;
+        if complement.is_some() {
+            base.remove("not");
+        }
+        Ok((base, complement.unwrap_or_else(|| vec![Simple::new()])))
     }
 
     /// The keywords of `map` other than the combinators, normalized.
@@ -292,7 +313,9 @@ impl<'a> Schemas<'a> {
 
     /// The `oneOf` branches made pairwise disjoint. A branch that may overlap another is
     /// narrowed to values the other rejects, when that complement is expressible (the
-    /// other branch only requires properties: its complement forbids one of them);
+    /// other branch is a condition on an object's type, required names and properties:
+    /// its complement is non-objects, objects lacking a name, or objects with a property
+    /// failing its schema);
     /// otherwise compiling fails, or (with [`OneOf::AsAnyOf`]) the `oneOf` is recorded
     /// as approximated and its branches are kept as they are.
     fn exclusive(&self, branches: Vec<Vec<Simple>>, raw: &[Vec<Simple>], at: &str) -> Result<Vec<Vec<Simple>>> {
@@ -304,7 +327,7 @@ impl<'a> Schemas<'a> {
                 if disjoint {
                     continue;
                 }
-                match complement_of_required(&raw[j]) {
+                match complement_of_branch(&raw[j]) {
                     Some(complement) => narrowed = self.product(narrowed, complement, at)?,
                     None => return self.not_exclusive(branches, at, i.min(j), i.max(j)),
                 }
@@ -397,18 +420,14 @@ impl<'a> Schemas<'a> {
     }
 }
 
-/// The values a branch that only requires properties (`{"required": [...]}`, maybe
-/// with `"type": "object"`) rejects, as a union of simple schemas: objects lacking one
-/// of the names. `None` for any other branch.
-fn complement_of_required(branch: &[Simple]) -> Option<Vec<Simple>> {
-    let [simple] = branch else { return None };
-    let only_required = simple.keys().all(|k| k == "required" || k == "type")
-        && simple.get("type").map_or(true, |t| t.as_u64() == Some(Types::OBJECT.0 as u64));
-    let names: Vec<&str> = required(simple).collect();
-    if !only_required || names.is_empty() {
-        return None;
+/// The values a branch rejects, as a union of simple schemas, when the branch is one
+/// condition on an object's properties (see [`complement_of_object_condition`]); `None`
+/// for any other branch.
+fn complement_of_branch(branch: &[Simple]) -> Option<Vec<Simple>> {
+    match branch {
+        [simple] => complement_of_object_condition(simple).filter(|complement| !complement.is_empty()),
+        _ => None,
     }
-    Some(names.into_iter().map(object_lacking).collect())
 }
 
 /// The values failing a condition made of `type: object`, `required` and `properties`:

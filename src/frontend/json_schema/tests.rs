@@ -243,3 +243,55 @@ fn not_of_null_boolean_and_integer_values() {
     ]);
     check(r#"{"type": "number", "not": {"const": 1}}"#, &[("1", false), ("1.00", false), ("1e0", false), ("1.5", true), ("2", true)]);
 }
+
+#[test]
+fn properties_in_declared_or_required_first_order() {
+    let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "c": {"type": "integer"}},
+        "required": ["c", "a"]}"#;
+    check(schema, &[
+        (r#"{"a": 1, "b": 2, "c": 3}"#, true),
+        (r#"{"c": 3, "a": 1, "b": 2}"#, true),
+        (r#"{"c": 3, "a": 1}"#, true),
+        (r#"{"a": 1, "c": 3}"#, true),
+        // Neither order.
+        (r#"{"b": 2, "a": 1, "c": 3}"#, false),
+        (r#"{"a": 1, "c": 3, "b": 2}"#, false),
+        (r#"{"c": 3, "b": 2, "a": 1}"#, false),
+        (r#"{"c": 3}"#, false),
+    ]);
+    let options = JsonSchemaOptions { property_order: PropertyOrder::Declared, ..JsonSchemaOptions::default() };
+    let g = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(schema, &options).unwrap()).unwrap());
+    assert!(accepts(&g, r#"{"a": 1, "b": 2, "c": 3}"#));
+    assert!(!accepts(&g, r#"{"c": 3, "a": 1, "b": 2}"#));
+}
+
+#[test]
+fn not_of_an_object_condition_is_its_complement() {
+    let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
+        "not": {"required": ["a", "b"]}}"#;
+    check(schema, &[(r#"{"a": 1}"#, true), (r#"{"b": 1}"#, true), (r#"{}"#, true), (r#"{"a": 1, "b": 2}"#, false)]);
+    let by_value = r#"{"not": {"type": "object", "properties": {"kind": {"enum": ["x"]}}, "required": ["kind"]}}"#;
+    check(by_value, &[
+        (r#"{"kind": "x"}"#, false),
+        (r#"{"kind": "y"}"#, true),
+        (r#"{"other": 1}"#, true),
+        ("1", true),
+    ]);
+}
+
+#[test]
+fn one_of_with_overlapping_object_branches_is_narrowed() {
+    let schema = r#"{"type": "object", "properties": {"a": {}, "b": {}}, "oneOf": [
+        {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"properties": {"b": {"type": "boolean"}}, "required": ["b"]}]}"#;
+    check(schema, &[
+        (r#"{"a": "x"}"#, true),
+        (r#"{"b": true}"#, true),
+        (r#"{"a": "x", "b": true}"#, false),
+        // "b" is not a boolean, so only the first branch matches.
+        (r#"{"a": "x", "b": 2}"#, true),
+        (r#"{"a": 1, "b": true}"#, true),
+        (r#"{"a": 1, "b": 2}"#, false),
+        (r#"{}"#, false),
+    ]);
+}
