@@ -8,7 +8,9 @@
 //!
 //! Each terminal's regex is parsed with [`regex_syntax`] and compiled to a Thompson NFA
 //! by [`regex_automata`]; the DFA is the subset construction over the union of those
-//! NFAs, where a subset element remembers which terminal it belongs to.
+//! NFAs, where a subset element remembers which regex it belongs to. Each distinct regex
+//! is compiled once and shared by every terminal that uses it; a state's accepted
+//! terminals are read off which regexes match there.
 //!
 //! # Semantics
 //!
