@@ -13,14 +13,13 @@
 mod support;
 
 use stackmask::classifier::StackClassifier;
-use stackmask::glr::{NodeId, Parser};
 use stackmask::matcher::Recognizer;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use support::corpus::{shared, teacher_force_with, tokenizers};
+use support::corpus::{forks_on, shared, teacher_force_with, tokenizers};
 use support::generate::Generator;
 use support::rng_from_seed;
 
@@ -147,39 +146,6 @@ fn dsl_grammars_are_not_lr1() {
     for dsl in &DSLS {
         assert!(dsl.compiled().tables().conflict_count() > 0, "{}: no LR(1) conflict", dsl.name);
     }
-}
-
-/// Whether the parser holds more than one stack: several heads, or a node that two
-/// stacks share (it has two parents).
-fn holds_several_stacks(parser: &Parser) -> bool {
-    let mut todo: Vec<NodeId> = parser.heads().collect();
-    if todo.len() > 1 {
-        return true;
-    }
-    let mut seen = HashSet::new();
-    while let Some(node) = todo.pop() {
-        if seen.insert(node) {
-            let parents: Vec<NodeId> = parser.node_parents(node).collect();
-            if parents.len() > 1 {
-                return true;
-            }
-            todo.extend(parents);
-        }
-    }
-    false
-}
-
-/// Feed `text` byte by byte; whether the parser held several stacks after some byte.
-/// Panics unless `text` is a sentence.
-fn forks_on(compiled: &Arc<CompiledGrammar>, text: &str) -> bool {
-    let mut r = Recognizer::new(Arc::clone(compiled));
-    let mut forked = false;
-    for (offset, byte) in text.bytes().enumerate() {
-        r.feed(&[byte]).unwrap_or_else(|e| panic!("{text:?} at {offset}: {e}"));
-        forked |= holds_several_stacks(r.parser());
-    }
-    assert!(r.is_complete().unwrap(), "{text:?} is not a sentence");
-    forked
 }
 
 #[test]

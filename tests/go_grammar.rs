@@ -13,11 +13,10 @@
 mod support;
 
 use stackmask::matcher::Recognizer;
-use stackmask::tokenizer::Tokenizer;
 use stackmask::CompiledGrammar;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use support::corpus::{compile_file, files_with_extension, shared, smallest, teacher_force};
+use support::corpus::{compile_file, files_with_extension, shared, smallest, teacher_force_file_with_llama3};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -149,8 +148,5 @@ fn modern_file_token_by_token_with_llama3() {
         eprintln!("SKIPPED: modern_file_token_by_token_with_llama3 needs ../shared");
         return;
     };
-    let tokenizer = Tokenizer::from_file(shared.join("tokenizers/llama3.tokenizer.json.gz")).unwrap();
-    let file = root().join("tests/corpora/go_modern/stack.go");
-    let text = std::fs::read_to_string(&file).unwrap();
-    teacher_force(go(), &tokenizer, &text, 8, &format!("llama3 {}", file.display()));
+    teacher_force_file_with_llama3(go(), &shared, &root().join("tests/corpora/go_modern/stack.go"), 8);
 }

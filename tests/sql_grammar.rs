@@ -8,14 +8,12 @@
 
 mod support;
 
-use stackmask::glr::{NodeId, Parser};
 use stackmask::matcher::Recognizer;
-use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use support::corpus::{compile_file, files_with_extension, shared, smallest, teacher_force};
+use support::corpus::{forks_on, compile_file, files_with_extension, shared, smallest, teacher_force_file_with_llama3};
 use support::generate::{rng_from_seed, Generator};
 
 fn root() -> &'static Path {
@@ -226,40 +224,6 @@ fn keyword_classes_decide_where_a_keyword_is_a_name() {
     }
 }
 
-/// Whether the parser holds more than one stack: several heads, or a node that two
-/// stacks share.
-fn holds_several_stacks(parser: &Parser) -> bool {
-    let mut todo: Vec<NodeId> = parser.heads().collect();
-    if todo.len() > 1 {
-        return true;
-    }
-    let mut seen = HashSet::new();
-    while let Some(node) = todo.pop() {
-        if seen.insert(node) {
-            let parents: Vec<NodeId> = parser.node_parents(node).collect();
-            if parents.len() > 1 {
-                return true;
-            }
-            todo.extend(parents);
-        }
-    }
-    false
-}
-
-/// Feed `text` byte by byte; whether the parser held several stacks after some byte
-/// (a lexeme is shifted when the byte after it arrives: the texts end with `;` or a
-/// clause, so that the parser reads the words in question).
-fn forks_on(text: &str) -> bool {
-    let mut r = Recognizer::new(sql());
-    let mut forked = false;
-    for (offset, byte) in text.bytes().enumerate() {
-        r.feed(&[byte]).unwrap_or_else(|e| panic!("{text:?} at {offset}: {e}"));
-        forked |= holds_several_stacks(r.parser());
-    }
-    assert!(r.is_complete().unwrap(), "{text:?} is not a sentence");
-    forked
-}
-
 #[test]
 fn the_parser_forks_on_the_documented_ambiguities_only() {
     // The ambiguities listed at the top of grammars/sql.lark.
@@ -270,7 +234,7 @@ fn the_parser_forks_on_the_documented_ambiguities_only() {
         "SELECT a FROM t WHERE a IN (VALUES (1), (2));",
         "SELECT * FROM a JOIN b JOIN c JOIN d ON p ON q;",
     ] {
-        assert!(forks_on(text), "no fork on {text:?}");
+        assert!(forks_on(&sql(), text), "no fork on {text:?}");
     }
     // Keywords as names, joins, subqueries and set operations that one token decides.
     for text in [
@@ -280,7 +244,7 @@ fn the_parser_forks_on_the_documented_ambiguities_only() {
         "SELECT a FROM t UNION ALL SELECT b FROM u INTERSECT SELECT c FROM v",
         "INSERT INTO t (a, b) VALUES (1, 2), (3, 4)",
     ] {
-        assert!(!forks_on(text), "a fork on {text:?}");
+        assert!(!forks_on(&sql(), text), "a fork on {text:?}");
     }
 }
 
@@ -309,10 +273,7 @@ fn modern_file_token_by_token_with_llama3() {
         eprintln!("SKIPPED: modern_file_token_by_token_with_llama3 needs ../shared");
         return;
     };
-    let tokenizer = Tokenizer::from_file(shared.join("tokenizers/llama3.tokenizer.json.gz")).unwrap();
-    let file = root().join("tests/corpora/sql_modern/window_small.sql");
-    let text = std::fs::read_to_string(&file).unwrap();
-    teacher_force(sql(), &tokenizer, &text, 8, &format!("llama3 {}", file.display()));
+    teacher_force_file_with_llama3(sql(), &shared, &root().join("tests/corpora/sql_modern/window_small.sql"), 8);
 }
 
 /// SynCode's SQL grammar accepts a few texts that are not SQL in any dialect; these

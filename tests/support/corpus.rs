@@ -92,3 +92,45 @@ pub fn teacher_force_with(
     }
     assert!(m.is_terminated());
 }
+
+/// Teacher-force the text of `file` with `shared`'s Llama 3 tokenizer through `compiled`,
+/// checking the reference mask every `verify_every` steps (see [`teacher_force`]).
+pub fn teacher_force_file_with_llama3(compiled: Arc<CompiledGrammar>, shared: &Path, file: &Path, verify_every: usize) {
+    let tokenizer = Tokenizer::from_file(shared.join("tokenizers/llama3.tokenizer.json.gz")).unwrap();
+    let text = std::fs::read_to_string(file).unwrap();
+    teacher_force(compiled, &tokenizer, &text, verify_every, &format!("llama3 {}", file.display()));
+}
+
+/// Feed `text` to `compiled` byte by byte; whether the parser held several stacks after
+/// some byte (a lexeme is shifted when the byte after it arrives). Panics unless `text`
+/// is a sentence.
+pub fn forks_on(compiled: &Arc<CompiledGrammar>, text: &str) -> bool {
+    let mut r = stackmask::matcher::Recognizer::new(Arc::clone(compiled));
+    let mut forked = false;
+    for (offset, byte) in text.bytes().enumerate() {
+        r.feed(&[byte]).unwrap_or_else(|e| panic!("{text:?} at {offset}: {e}"));
+        forked |= holds_several_stacks(r.parser());
+    }
+    assert!(r.is_complete().unwrap(), "{text:?} is not a sentence");
+    forked
+}
+
+/// Whether the parser holds more than one stack: several heads, or a node that two
+/// stacks share (it has two parents).
+pub fn holds_several_stacks(parser: &stackmask::glr::Parser) -> bool {
+    let mut todo: Vec<stackmask::glr::NodeId> = parser.heads().collect();
+    if todo.len() > 1 {
+        return true;
+    }
+    let mut seen = std::collections::HashSet::new();
+    while let Some(node) = todo.pop() {
+        if seen.insert(node) {
+            let parents: Vec<stackmask::glr::NodeId> = parser.node_parents(node).collect();
+            if parents.len() > 1 {
+                return true;
+            }
+            todo.extend(parents);
+        }
+    }
+    false
+}
