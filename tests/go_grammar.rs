@@ -14,13 +14,9 @@ mod support;
 
 use stackmask::matcher::Recognizer;
 use stackmask::CompiledGrammar;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use support::corpus::{compile_file, files_with_extension, shared, smallest, teacher_force_file_with_llama3};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use support::corpus::{assert_files_accepted, compile_file, files_with_extension, root, shared, smallest, teacher_force_file_with_llama3};
 
 fn go() -> Arc<CompiledGrammar> {
     static CACHE: OnceLock<Arc<CompiledGrammar>> = OnceLock::new();
@@ -42,13 +38,6 @@ fn recognize(text: &[u8]) -> Result<(), String> {
     }
 }
 
-fn assert_accepted(file: &Path) {
-    let text = std::fs::read(file).unwrap();
-    if let Err(e) = recognize(&text) {
-        panic!("{}: {e}", file.display());
-    }
-}
-
 #[test]
 fn go_grammar_compiles() {
     let go = go();
@@ -63,9 +52,7 @@ fn go_grammar_compiles() {
 fn modern_go_corpus_is_accepted() {
     let files = modern_files();
     assert!(files.len() >= 10, "{} files", files.len());
-    for f in files {
-        assert_accepted(&f);
-    }
+    assert_files_accepted(&go(), &files);
 }
 
 #[test]
@@ -137,9 +124,7 @@ fn syncode_go_corpus_sample_is_accepted() {
         eprintln!("SKIPPED: syncode_go_corpus_sample_is_accepted needs ../shared");
         return;
     };
-    for f in smallest(&shared.join("bench/corpora/go"), 10) {
-        assert_accepted(&f);
-    }
+    assert_files_accepted(&go(), &smallest(&shared.join("bench/corpora/go"), 10));
 }
 
 #[test]

@@ -8,13 +8,9 @@ mod support;
 
 use stackmask::matcher::Recognizer;
 use stackmask::CompiledGrammar;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use support::corpus::{compile_file, files_with_extension, shared, smallest, teacher_force_file_with_llama3};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use support::corpus::{assert_files_accepted, compile_file, files_with_extension, root, shared, smallest, teacher_force_file_with_llama3};
 
 fn java() -> Arc<CompiledGrammar> {
     static CACHE: OnceLock<Arc<CompiledGrammar>> = OnceLock::new();
@@ -23,13 +19,6 @@ fn java() -> Arc<CompiledGrammar> {
 
 fn modern_files() -> Vec<PathBuf> {
     files_with_extension(&root().join("tests/corpora/java_modern"), "java")
-}
-
-fn assert_accepted(file: &Path) {
-    let text = std::fs::read(file).unwrap();
-    let mut r = Recognizer::new(java());
-    r.feed(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    assert!(r.is_complete().unwrap(), "{}: not a complete compilation unit", file.display());
 }
 
 #[test]
@@ -41,9 +30,7 @@ fn java_grammar_compiles() {
 fn modern_java_corpus_is_accepted() {
     let files = modern_files();
     assert!(files.len() >= 10, "{} files", files.len());
-    for f in files {
-        assert_accepted(&f);
-    }
+    assert_files_accepted(&java(), &files);
 }
 
 #[test]
@@ -65,9 +52,7 @@ fn syncode_java_corpus_sample_is_accepted() {
         eprintln!("SKIPPED: syncode_java_corpus_sample_is_accepted needs ../shared");
         return;
     };
-    for f in smallest(&shared.join("bench/corpora/java"), 10) {
-        assert_accepted(&f);
-    }
+    assert_files_accepted(&java(), &smallest(&shared.join("bench/corpora/java"), 10));
 }
 
 #[test]

@@ -11,14 +11,10 @@ mod support;
 use stackmask::matcher::Recognizer;
 use stackmask::{CompiledGrammar, Grammar};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
-use support::corpus::{forks_on, compile_file, files_with_extension, shared, smallest, teacher_force_file_with_llama3};
+use support::corpus::{assert_files_accepted, compile_file, files_with_extension, forks_on, root, shared, smallest, teacher_force_file_with_llama3};
 use support::generate::{rng_from_seed, Generator};
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn grammar_text() -> String {
     std::fs::read_to_string(root().join("grammars/sql.lark")).unwrap()
@@ -39,13 +35,6 @@ fn accepts(text: &[u8]) -> bool {
     r.feed(text).is_ok() && r.is_complete().unwrap()
 }
 
-fn assert_accepted(file: &Path) {
-    let text = std::fs::read(file).unwrap();
-    let mut r = Recognizer::new(sql());
-    r.feed(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    assert!(r.is_complete().unwrap(), "{}: not a complete SQL script", file.display());
-}
-
 #[test]
 fn sql_grammar_compiles() {
     assert!(sql().tables().state_count() > 500, "{} states", sql().tables().state_count());
@@ -55,9 +44,7 @@ fn sql_grammar_compiles() {
 fn modern_sql_corpus_is_accepted() {
     let files = modern_files();
     assert!(files.len() >= 10, "{} files", files.len());
-    for f in files {
-        assert_accepted(&f);
-    }
+    assert_files_accepted(&sql(), &files);
 }
 
 #[test]
@@ -262,9 +249,7 @@ fn syncode_sql_corpus_sample_is_accepted() {
     for n in ["0007", "0020", "0026", "0053", "0100", "0106", "0197", "0018", "0025", "0047", "0126", "0142"] {
         files.push(dir.join(format!("{n}.sql")));
     }
-    for f in files {
-        assert_accepted(&f);
-    }
+    assert_files_accepted(&sql(), &files);
 }
 
 #[test]

@@ -8,6 +8,22 @@ use stackmask::{CompiledGrammar, Grammar, Matcher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+/// The repository's root folder.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Panics unless the text of every one of `files` is a complete sentence of `compiled`,
+/// naming the file and where it was rejected.
+pub fn assert_files_accepted(compiled: &Arc<CompiledGrammar>, files: &[PathBuf]) {
+    for file in files {
+        let text = std::fs::read(file).unwrap();
+        let mut r = stackmask::matcher::Recognizer::new(Arc::clone(compiled));
+        r.feed(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        assert!(r.is_complete().unwrap(), "{}: not a complete sentence", file.display());
+    }
+}
+
 /// `../shared` next to the repository, or `None` (printing `SKIPPED:`) when it is missing.
 pub fn shared() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
