@@ -288,7 +288,8 @@ impl Patterns {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
             let earliest = plain && has_lazy_repetition(&hir);
-            let index = match self.index.get(&(pattern.to_string(), earliest)) {
+            let key = (pattern.to_string(), earliest);
+            let index = match self.index.get(&key) {
                 Some(&index) => index,
                 None => {
                     let nfa = thompson::Compiler::new()
@@ -299,7 +300,7 @@ impl Patterns {
                         .map_err(|e| error(format!("regex /{pattern}/ is too large: {e}")))?;
                     let index = self.nfas.len() as u32;
                     self.nfas.push(PatternNfa { nfa, earliest });
-                    self.index.insert((pattern.to_string(), earliest), index);
+                    self.index.insert(key, index);
                     index
                 }
             };

@@ -626,7 +626,7 @@ impl<'a> Emitter<'a> {
         }
         let mut members = Vec::new();
         for name in names {
-            let is_required = required.iter().position(|r| *r == name);
+            let required_at = required.iter().position(|r| *r == name);
             let own = declared.and_then(|p| p.get(name));
             let mut schemas: Vec<Value> = own.into_iter().cloned().collect();
             let spelled = serde_json::to_string(name).unwrap_or_default();
@@ -638,14 +638,14 @@ impl<'a> Emitter<'a> {
             schemas.extend(by_pattern);
             let schema = if schemas.len() == 1 { schemas.remove(0) } else { serde_json::json!({ "allOf": schemas }) };
             if self.schemas.flatten(&schema, at)?.is_empty() {
-                if is_required.is_some() {
+                if required_at.is_some() {
                     return Ok(None);
                 }
                 continue;
             }
             let key = self.regex_terminal(strings::literal(name));
             let value = self.schema(&schema, &format!("{at}/properties/{}", escape_pointer(name)))?;
-            members.push(Member { key, value, required: is_required });
+            members.push(Member { key, value, required: required_at });
         }
         Ok(Some(members))
     }

@@ -65,7 +65,9 @@ pub enum Whitespace {
 pub enum OneOf {
     /// Exactly one branch must match. Branches must be provably disjoint (by type,
     /// `enum`/`const` values, a required discriminator property, a property one branch
-    /// forbids and the other requires, or ranges); otherwise compiling fails.
+    /// forbids and the other requires, or ranges), or a branch overlapping one that is a
+    /// condition on an object's type, `required` names and `properties` is narrowed to
+    /// that condition's complement; otherwise compiling fails.
     #[default]
     Exact,
     /// A `oneOf` whose branches may overlap is compiled as `anyOf` and listed in
