@@ -41,7 +41,7 @@
 use crate::ir::TerminalId;
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
-use crate::tokenizer::{TokenTrie, Vocabulary};
+use crate::tokenizer::{ByteBuckets, TokenTrie, Vocabulary};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::sync::{Arc, OnceLock};
@@ -175,17 +175,13 @@ impl TokenSpanner {
 }
 
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state).
+///
+/// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
+/// string literal, most of the vocabulary) is taken whole, without visiting its nodes.
 fn build_row(lexer: &Lexer, trie: &TokenTrie, q: LexState) -> SpannerRow {
-    let mut walk = Walk { lexer, trie, lexemes: Vec::new(), classes: HashMap::new(), pending: Vec::new() };
+    let mut walk = Walk::new(lexer, trie);
     walk.children(TokenTrie::ROOT, q);
-    let mut classes: Vec<TokenClass> = walk
-        .classes
-        .into_iter()
-        .map(|((lexemes, end), mut tokens)| {
-            tokens.sort_unstable();
-            TokenClass { lexemes: lexemes.into_boxed_slice(), end, tokens: tokens.into_boxed_slice() }
-        })
-        .collect();
+    let mut classes = walk.into_classes();
     classes.sort_by(|a, b| lexeme_order(&a.lexemes).cmp(&lexeme_order(&b.lexemes)).then(a.end.cmp(&b.end)));
     SpannerRow { classes }
 }
@@ -197,12 +193,31 @@ fn lexeme_order(lexemes: &[Lexeme]) -> Vec<(Vec<u32>, bool)> {
 
 /// The walk of [`build_row`]: depth first over the token trie with an explicit stack (a
 /// token may be megabytes long; the thread's stack must not grow with it).
+///
+/// Per trie node the walk does a table lookup and, at nodes holding tokens, one hash of two
+/// integers: lexeme sequences are interned as they grow, so a class is keyed by a sequence
+/// id and an end state, and tokens are gathered as slices of the trie's id list.
 struct Walk<'a> {
     lexer: &'a Lexer,
     trie: &'a TokenTrie,
-    /// Lexemes closed along the current trie path.
+    /// Interned lexeme sequences: sequence `s > 0` is sequence `sequences[s].0` followed by
+    /// lexeme `sequences[s].1`; sequence 0 is empty.
+    sequences: Vec<(u32, u32)>,
+    sequence_ids: HashMap<(u32, u32), u32>,
+    /// Distinct lexemes closed so far, and by lexer state the one it closes (if any).
     lexemes: Vec<Lexeme>,
-    classes: HashMap<(Vec<Lexeme>, LexState), Vec<u32>>,
+    lexeme_ids: HashMap<Lexeme, u32>,
+    closes: HashMap<LexState, Option<u32>>,
+    /// The sequences closed along the current trie path, one per lexeme closed on it:
+    /// `path[k]` is the sequence after `k` lexemes, and the last is the current one.
+    path: Vec<u32>,
+    /// Classes by (sequence, end state), and their keys by class index.
+    class_ids: HashMap<(u32, LexState), u32>,
+    class_keys: Vec<(u32, LexState)>,
+    /// Token ids gathered so far, as slices of the trie's id list, with their class.
+    spans: Vec<(&'a [u32], u32)>,
+    /// By lexer state, the byte buckets on which it stays where it is.
+    loops: HashMap<LexState, ByteBuckets>,
     /// Nodes reached alive whose children are not all visited yet; a node leaves when its
     /// last child is taken, so a path with no branches costs one entry.
     pending: Vec<PendingNode>,
@@ -216,20 +231,67 @@ struct PendingNode {
     closed: usize,
 }
 
-impl Walk<'_> {
+impl<'a> Walk<'a> {
+    fn new(lexer: &'a Lexer, trie: &'a TokenTrie) -> Walk<'a> {
+        Walk {
+            lexer,
+            trie,
+            sequences: vec![(0, 0)],
+            sequence_ids: HashMap::new(),
+            lexemes: Vec::new(),
+            lexeme_ids: HashMap::new(),
+            closes: HashMap::new(),
+            path: vec![0],
+            class_ids: HashMap::new(),
+            class_keys: Vec::new(),
+            spans: Vec::new(),
+            loops: HashMap::new(),
+            pending: Vec::new(),
+        }
+    }
+
     /// Visit every trie node below `node`, which is reached in lexer state `q`.
     fn children(&mut self, node: usize, q: LexState) {
         self.push_children(node, q);
         while let Some((child, q)) = self.take_next_child() {
             let byte = self.trie.nodes()[child].byte;
-            if let Some(next) = self.step(q, byte) {
-                let tokens = self.trie.tokens_at(child);
-                if !tokens.is_empty() {
-                    self.classes.entry((self.lexemes.clone(), next)).or_default().extend_from_slice(tokens);
-                }
+            let Some(next) = self.step(q, byte) else { continue };
+            if self.subtree_stays_in(child, next) {
+                self.gather(self.trie.subtree_tokens(child), next);
+            } else {
+                self.gather(self.trie.tokens_at(child), next);
                 self.push_children(child, next);
             }
         }
+    }
+
+    /// Whether `node`, reached in lexer state `q`, has descendants and every byte below it
+    /// keeps the lexer in `q`: then every token of its subtree ends in `q` having closed
+    /// nothing more, and the subtree is one span. (Inside a string literal most of the
+    /// vocabulary's subtrees are such spans.)
+    fn subtree_stays_in(&mut self, node: usize, q: LexState) -> bool {
+        let nodes = self.trie.nodes();
+        // The first child's byte must loop too: one lookup that settles most nodes.
+        if node + 1 >= nodes[node].subtree_end() || self.lexer.next(q, nodes[node + 1].byte) != q {
+            return false;
+        }
+        let lexer = self.lexer;
+        let loops = *self.loops.entry(q).or_insert_with(|| ByteBuckets::within(|b| lexer.next(q, b) == q));
+        self.trie.descendant_bytes(node).is_subset(loops)
+    }
+
+    /// Add `tokens` to the class of the current lexeme sequence and end state `end`.
+    fn gather(&mut self, tokens: &'a [u32], end: LexState) {
+        if tokens.is_empty() {
+            return;
+        }
+        let key = (*self.path.last().expect("the empty sequence is never popped"), end);
+        let next_id = self.class_keys.len() as u32;
+        let class = *self.class_ids.entry(key).or_insert(next_id);
+        if class == next_id {
+            self.class_keys.push(key);
+        }
+        self.spans.push((tokens, class));
     }
 
     /// The next child to visit and its parent's lexer state, with the parent's lexemes
@@ -238,7 +300,7 @@ impl Walk<'_> {
         let top = self.pending.last_mut()?;
         let child = top.next_child;
         top.next_child = self.trie.nodes()[child].subtree_end();
-        self.lexemes.truncate(top.closed);
+        self.path.truncate(top.closed + 1);
         let q = top.q;
         if top.next_child >= top.end {
             self.pending.pop();
@@ -250,7 +312,7 @@ impl Walk<'_> {
     fn push_children(&mut self, node: usize, q: LexState) {
         let end = self.trie.nodes()[node].subtree_end();
         if node + 1 < end {
-            self.pending.push(PendingNode { next_child: node + 1, end, q, closed: self.lexemes.len() });
+            self.pending.push(PendingNode { next_child: node + 1, end, q, closed: self.path.len() - 1 });
         }
     }
 
@@ -264,12 +326,90 @@ impl Walk<'_> {
         if self.lexer.is_start(q) || self.lexer.accepts(q).is_empty() {
             return None;
         }
+        self.close(q, byte)
+    }
+
+    /// Close the lexeme accepted in `q` at `byte` and restart on it; `None` when no lexeme
+    /// starts with `byte`.
+    fn close(&mut self, q: LexState, byte: u8) -> Option<LexState> {
         let restart = self.lexer.next(self.lexer.start(), byte);
         if restart.is_dead() {
             return None;
         }
-        self.lexemes.extend(Lexeme::closed_in(self.lexer, q));
+        if let Some(lexeme) = self.lexeme_closed_in(q) {
+            let parent = *self.path.last().expect("the empty sequence is never popped");
+            let sequences = &mut self.sequences;
+            let sequence = *self.sequence_ids.entry((parent, lexeme)).or_insert_with(|| {
+                sequences.push((parent, lexeme));
+                sequences.len() as u32 - 1
+            });
+            self.path.push(sequence);
+        }
         Some(restart)
+    }
+
+    /// The id of the lexeme closed in accepting state `q`, `None` when it is ignored.
+    fn lexeme_closed_in(&mut self, q: LexState) -> Option<u32> {
+        let (lexer, lexemes, lexeme_ids) = (self.lexer, &mut self.lexemes, &mut self.lexeme_ids);
+        *self.closes.entry(q).or_insert_with(|| {
+            let lexeme = Lexeme::closed_in(lexer, q)?;
+            Some(*lexeme_ids.entry(lexeme.clone()).or_insert_with(|| {
+                lexemes.push(lexeme);
+                lexemes.len() as u32 - 1
+            }))
+        })
+    }
+
+    /// The classes gathered, each with its tokens in ascending order.
+    fn into_classes(self) -> Vec<TokenClass> {
+        let tokens = self.tokens_by_class();
+        self.class_keys
+            .iter()
+            .zip(tokens)
+            .map(|(&(sequence, end), tokens)| TokenClass {
+                lexemes: self.lexeme_sequence(sequence),
+                end,
+                tokens: tokens.into_boxed_slice(),
+            })
+            .collect()
+    }
+
+    /// The lexemes of interned sequence `sequence`, in order.
+    fn lexeme_sequence(&self, mut sequence: u32) -> Box<[Lexeme]> {
+        let mut lexemes = Vec::new();
+        while sequence != 0 {
+            let (parent, lexeme) = self.sequences[sequence as usize];
+            lexemes.push(self.lexemes[lexeme as usize].clone());
+            sequence = parent;
+        }
+        lexemes.reverse();
+        lexemes.into_boxed_slice()
+    }
+
+    /// The gathered token ids, by class, ascending. Spans come in trie (byte) order, not
+    /// id order: a row holding a small part of the vocabulary sorts each class; a row
+    /// holding much of it marks each id's class in an id-indexed array and reads it back in
+    /// order, which is linear.
+    fn tokens_by_class(&self) -> Vec<Vec<u32>> {
+        let mut by_class: Vec<Vec<u32>> = vec![Vec::new(); self.class_keys.len()];
+        let total: usize = self.spans.iter().map(|(tokens, _)| tokens.len()).sum();
+        if total * 16 < self.trie.id_bound() {
+            for &(tokens, class) in &self.spans {
+                by_class[class as usize].extend_from_slice(tokens);
+            }
+            by_class.iter_mut().for_each(|tokens| tokens.sort_unstable());
+            return by_class;
+        }
+        let mut class_of = vec![u32::MAX; self.trie.id_bound()];
+        for &(tokens, class) in &self.spans {
+            tokens.iter().for_each(|&t| class_of[t as usize] = class);
+        }
+        for (token, &class) in class_of.iter().enumerate() {
+            if class != u32::MAX {
+                by_class[class as usize].push(token as u32);
+            }
+        }
+        by_class
     }
 }
 

@@ -65,3 +65,47 @@ fn rows_are_shared_across_threads() {
     });
     assert!(rows.windows(2).all(|w| Arc::ptr_eq(&w[0], &w[1])));
 }
+
+#[test]
+fn rows_equal_feeding_each_token() {
+    // A string literal whose body takes most tokens whole (the walk's subtree shortcut),
+    // escapes and multibyte UTF-8 (which leave the body state), and rows holding most of
+    // the vocabulary (ids gathered by an id-indexed pass) or little of it (sorted).
+    let g = bnf_with(
+        "s: item | item s
+         item: STR | NUM",
+        &[("STR", r#""([^"\\]|\\.)*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 7] = [b"a", b"b", b"\"", b"\\", "é".as_bytes(), b" ", b"1"];
+    let mut tokens: Vec<Vec<u8>> = Vec::new();
+    for x in alphabet {
+        tokens.push(x.to_vec());
+        for y in alphabet {
+            tokens.push([x, y].concat());
+            for z in alphabet {
+                tokens.push([x, y, z].concat());
+            }
+        }
+    }
+    tokens.extend([b"abababababab".to_vec(), "ééé".as_bytes().to_vec(), vec![0xC3], vec![0xA9, b'a']]);
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None));
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), vocab);
+    for prefix in [&b""[..], b"\"", b"\"ab", b"\"a\\", b"12", b"\"a\" ", b"\"\xC3"] {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let row = spanner.row(r.lex_state());
+        for (id, token) in tokens.iter().enumerate() {
+            let mut probe = r.clone();
+            let alive = probe.feed(token).is_ok();
+            let class = row.classes().iter().find(|c| c.tokens.binary_search(&(id as u32)).is_ok());
+            assert_eq!(alive, class.is_some(), "{prefix:?} + {token:?}");
+            if let Some(class) = class {
+                assert_eq!(class.end, probe.lex_state(), "{prefix:?} + {token:?}");
+            }
+        }
+        for class in row.classes() {
+            assert!(class.tokens.windows(2).all(|w| w[0] < w[1]), "ids ascending");
+        }
+    }
+}

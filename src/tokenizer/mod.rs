@@ -37,7 +37,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::{Error, Result};
 
-pub use trie::{Children, TokenTrie, TrieNode};
+pub use trie::{ByteBuckets, Children, TokenTrie, TrieNode};
 pub use vocab::{Vocabulary, WELL_KNOWN_EOS_NAMES};
 
 /// The Qwen3 `tokenizer.json`, gzipped (Apache-2.0; see `assets/README.md`).

@@ -96,6 +96,10 @@ pub struct TokenTrie {
     nodes: Vec<TrieNode>,
     /// Token ids, grouped by node in preorder, ascending within a node.
     token_ids: Vec<u32>,
+    /// By node: the edge bytes of its strict descendants.
+    descendant_bytes: Vec<ByteBuckets>,
+    /// One past the largest token id (0 without tokens).
+    id_bound: usize,
     /// Length of the longest token.
     max_depth: usize,
 }
@@ -190,6 +194,66 @@ impl TokenTrie {
         let end =
             self.nodes.get(node + 1).map_or(self.token_ids.len(), |n| n.tokens_start as usize);
         &self.token_ids[start..end]
+    }
+
+    /// The ids of the tokens whose bytes start with the path to `node` (the tokens at `node`
+    /// and at all its descendants), grouped by node in preorder.
+    ///
+    /// # Panics
+    /// If `node` is not below [`node_count`](TokenTrie::node_count).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    ///
+    /// let tokens = vec![b"a".to_vec(), b"ab".to_vec(), b"b".to_vec()];
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let trie = vocab.trie();
+    /// assert_eq!(trie.subtree_tokens(trie.lookup(b"a").unwrap()), &[0, 1]);
+    /// assert_eq!(trie.subtree_tokens(0).len(), 3);
+    /// ```
+    #[inline]
+    pub fn subtree_tokens(&self, node: usize) -> &[u32] {
+        let start = self.nodes[node].tokens_start as usize;
+        let end = self.nodes.get(self.nodes[node].subtree_end()).map_or(self.token_ids.len(), |n| n.tokens_start as usize);
+        &self.token_ids[start..end]
+    }
+
+    /// The bytes on the edges below `node` (not the edge into it), as [`ByteBuckets`]: a walk
+    /// that stays in one state on every byte of these buckets can take `node`'s whole
+    /// subtree in one step.
+    ///
+    /// # Panics
+    /// If `node` is not below [`node_count`](TokenTrie::node_count).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::{ByteBuckets, Vocabulary};
+    ///
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"ab".to_vec(), b"ac".to_vec()], None);
+    /// let trie = vocab.trie();
+    /// let below_a = trie.descendant_bytes(trie.lookup(b"a").unwrap());
+    /// assert_eq!(below_a, ByteBuckets::of(b"bc"));
+    /// assert_eq!(trie.descendant_bytes(0), ByteBuckets::of(b"abc"));
+    /// ```
+    #[inline]
+    pub fn descendant_bytes(&self, node: usize) -> ByteBuckets {
+        self.descendant_bytes[node]
+    }
+
+    /// One past the largest token id in the trie (0 for an empty trie): the length of an
+    /// array indexed by the trie's token ids.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    ///
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"a".to_vec(), Vec::new(), b"b".to_vec()], Some(1));
+    /// assert_eq!(vocab.trie().id_bound(), 3);
+    /// ```
+    #[inline]
+    pub fn id_bound(&self) -> usize {
+        self.id_bound
     }
 
     /// The children of `node`, in increasing order of their bytes.
@@ -336,7 +400,98 @@ impl<'a> TrieBuilder<'a> {
     fn finish(mut self) -> TokenTrie {
         self.close_deeper_than(0);
         self.nodes[TokenTrie::ROOT].subtree_end = index_u32(self.nodes.len());
-        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, max_depth: self.max_depth }
+        let descendant_bytes = descendant_bytes(&self.nodes);
+        let id_bound = self.token_ids.iter().max().map_or(0, |&id| id as usize + 1);
+        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, descendant_bytes, id_bound, max_depth: self.max_depth }
+    }
+}
+
+/// By node, the [`ByteBuckets`] of the edges below it; children come after their parent in
+/// preorder, so one backward pass sees every child complete before its parent.
+fn descendant_bytes(nodes: &[TrieNode]) -> Vec<ByteBuckets> {
+    let mut below = vec![ByteBuckets::EMPTY; nodes.len()];
+    for node in (0..nodes.len()).rev() {
+        let mut buckets = ByteBuckets::EMPTY;
+        let mut child = node + 1;
+        while child < nodes[node].subtree_end() {
+            buckets = buckets.union(ByteBuckets::of(&[nodes[child].byte])).union(below[child]);
+            child = nodes[child].subtree_end();
+        }
+        below[node] = buckets;
+    }
+    below
+}
+
+/// A set of bytes kept as 128 buckets: the printable ASCII bytes and DEL (`0x20..=0x7F`)
+/// have a bucket each, the ASCII control bytes share one, and the bytes `0x80..=0xFF` share
+/// 26 buckets of five (four in the last). A set of buckets stands for every byte in them, so
+/// "the buckets of `a` are within those of `b`" is a sound, cheap test for `a ⊆ b` when
+/// `b` is [`within`](ByteBuckets::within) some byte predicate.
+///
+/// # Example
+/// ```
+/// use stackmask::tokenizer::ByteBuckets;
+///
+/// let letters = ByteBuckets::of(b"abc");
+/// assert!(ByteBuckets::of(b"ba").is_subset(letters));
+/// assert!(!ByteBuckets::of(b"ad").is_subset(letters));
+/// // A bucket is in `within` only if every byte in it passes.
+/// let printable = ByteBuckets::within(|b| (0x20..0x7f).contains(&b));
+/// assert!(ByteBuckets::of(b"hello, world").is_subset(printable));
+/// assert!(!ByteBuckets::of(b"\t").is_subset(printable));
+/// assert!(!ByteBuckets::of(&[0xC3]).is_subset(printable));
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct ByteBuckets(u128);
+
+impl ByteBuckets {
+    /// No byte.
+    pub const EMPTY: ByteBuckets = ByteBuckets(0);
+
+    /// The buckets of `bytes`.
+    pub fn of(bytes: &[u8]) -> ByteBuckets {
+        ByteBuckets(bytes.iter().fold(0, |set, &b| set | 1 << Self::bucket(b)))
+    }
+
+    /// The buckets all of whose bytes satisfy `keep`.
+    pub fn within(keep: impl Fn(u8) -> bool) -> ByteBuckets {
+        let mut failed = 0u128;
+        for byte in 0..=u8::MAX {
+            if !keep(byte) {
+                failed |= 1 << Self::bucket(byte);
+            }
+        }
+        ByteBuckets(!failed & Self::USED)
+    }
+
+    /// Both sets' buckets.
+    pub fn union(self, other: ByteBuckets) -> ByteBuckets {
+        ByteBuckets(self.0 | other.0)
+    }
+
+    /// Whether every bucket of `self` is in `other`.
+    pub fn is_subset(self, other: ByteBuckets) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// The buckets some byte maps to.
+    const USED: u128 = (1 << (Self::HIGH_FIRST + 26)) - 1;
+    /// The first bucket of the bytes `0x80..=0xFF`.
+    const HIGH_FIRST: u32 = 97;
+
+    /// The bucket of `byte`.
+    fn bucket(byte: u8) -> u32 {
+        match byte {
+            0x00..=0x1F => 96,
+            0x20..=0x7F => u32::from(byte - 0x20),
+            0x80..=0xFF => Self::HIGH_FIRST + u32::from(byte - 0x80) / 5,
+        }
+    }
+}
+
+impl fmt::Debug for ByteBuckets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ByteBuckets({:#034x})", self.0)
     }
 }
 
