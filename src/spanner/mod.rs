@@ -133,7 +133,7 @@ impl TokenSpanner {
     /// wait for a single build; rows of different states build in parallel.
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), self.vocab.trie(), q))))
+        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q))))
     }
 
     /// A spanner whose rows `rows` are already built (the rest build on first use).
@@ -178,8 +178,8 @@ impl TokenSpanner {
 ///
 /// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
 /// string literal, most of the vocabulary) is taken whole, without visiting its nodes.
-fn build_row(lexer: &Lexer, trie: &TokenTrie, q: LexState) -> SpannerRow {
-    let mut walk = Walk::new(lexer, trie);
+fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState) -> SpannerRow {
+    let mut walk = Walk::new(lexer, vocab);
     walk.children(TokenTrie::ROOT, q);
     let mut classes = walk.into_classes();
     classes.sort_by(|a, b| lexeme_order(&a.lexemes).cmp(&lexeme_order(&b.lexemes)).then(a.end.cmp(&b.end)));
@@ -200,6 +200,8 @@ fn lexeme_order(lexemes: &[Lexeme]) -> Vec<(Vec<u32>, bool)> {
 struct Walk<'a> {
     lexer: &'a Lexer,
     trie: &'a TokenTrie,
+    /// The vocabulary's size: every id in the trie is below it.
+    token_count: usize,
     /// Interned lexeme sequences: sequence `s > 0` is sequence `sequences[s].0` followed by
     /// lexeme `sequences[s].1`; sequence 0 is empty.
     sequences: Vec<(u32, u32)>,
@@ -232,10 +234,11 @@ struct PendingNode {
 }
 
 impl<'a> Walk<'a> {
-    fn new(lexer: &'a Lexer, trie: &'a TokenTrie) -> Walk<'a> {
+    fn new(lexer: &'a Lexer, vocab: &'a Vocabulary) -> Walk<'a> {
         Walk {
             lexer,
-            trie,
+            trie: vocab.trie(),
+            token_count: vocab.len(),
             sequences: vec![(0, 0)],
             sequence_ids: HashMap::new(),
             lexemes: Vec::new(),
@@ -393,14 +396,14 @@ impl<'a> Walk<'a> {
     fn tokens_by_class(&self) -> Vec<Vec<u32>> {
         let mut by_class: Vec<Vec<u32>> = vec![Vec::new(); self.class_keys.len()];
         let total: usize = self.spans.iter().map(|(tokens, _)| tokens.len()).sum();
-        if total * 16 < self.trie.id_bound() {
+        if total * 16 < self.token_count {
             for &(tokens, class) in &self.spans {
                 by_class[class as usize].extend_from_slice(tokens);
             }
             by_class.iter_mut().for_each(|tokens| tokens.sort_unstable());
             return by_class;
         }
-        let mut class_of = vec![u32::MAX; self.trie.id_bound()];
+        let mut class_of = vec![u32::MAX; self.token_count];
         for &(tokens, class) in &self.spans {
             tokens.iter().for_each(|&t| class_of[t as usize] = class);
         }

@@ -98,8 +98,6 @@ pub struct TokenTrie {
     token_ids: Vec<u32>,
     /// By node: the edge bytes of its strict descendants.
     descendant_bytes: Vec<ByteBuckets>,
-    /// One past the largest token id (0 without tokens).
-    id_bound: usize,
     /// Length of the longest token.
     max_depth: usize,
 }
@@ -190,10 +188,7 @@ impl TokenTrie {
     /// ```
     #[inline]
     pub fn tokens_at(&self, node: usize) -> &[u32] {
-        let start = self.nodes[node].tokens_start as usize;
-        let end =
-            self.nodes.get(node + 1).map_or(self.token_ids.len(), |n| n.tokens_start as usize);
-        &self.token_ids[start..end]
+        &self.token_ids[self.ids_start(node)..self.ids_start(node + 1)]
     }
 
     /// The ids of the tokens whose bytes start with the path to `node` (the tokens at `node`
@@ -214,9 +209,13 @@ impl TokenTrie {
     /// ```
     #[inline]
     pub fn subtree_tokens(&self, node: usize) -> &[u32] {
-        let start = self.nodes[node].tokens_start as usize;
-        let end = self.nodes.get(self.nodes[node].subtree_end()).map_or(self.token_ids.len(), |n| n.tokens_start as usize);
-        &self.token_ids[start..end]
+        &self.token_ids[self.ids_start(node)..self.ids_start(self.nodes[node].subtree_end())]
+    }
+
+    /// Where node `node`'s ids start in the id list; for `node == node_count()`, its end.
+    #[inline]
+    fn ids_start(&self, node: usize) -> usize {
+        self.nodes.get(node).map_or(self.token_ids.len(), |n| n.tokens_start as usize)
     }
 
     /// The bytes on the edges below `node` (not the edge into it), as [`ByteBuckets`]: a walk
@@ -239,21 +238,6 @@ impl TokenTrie {
     #[inline]
     pub fn descendant_bytes(&self, node: usize) -> ByteBuckets {
         self.descendant_bytes[node]
-    }
-
-    /// One past the largest token id in the trie (0 for an empty trie): the length of an
-    /// array indexed by the trie's token ids.
-    ///
-    /// # Example
-    /// ```
-    /// use stackmask::tokenizer::Vocabulary;
-    ///
-    /// let vocab = Vocabulary::from_token_bytes(vec![b"a".to_vec(), Vec::new(), b"b".to_vec()], Some(1));
-    /// assert_eq!(vocab.trie().id_bound(), 3);
-    /// ```
-    #[inline]
-    pub fn id_bound(&self) -> usize {
-        self.id_bound
     }
 
     /// The children of `node`, in increasing order of their bytes.
@@ -401,8 +385,7 @@ impl<'a> TrieBuilder<'a> {
         self.close_deeper_than(0);
         self.nodes[TokenTrie::ROOT].subtree_end = index_u32(self.nodes.len());
         let descendant_bytes = descendant_bytes(&self.nodes);
-        let id_bound = self.token_ids.iter().max().map_or(0, |&id| id as usize + 1);
-        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, descendant_bytes, id_bound, max_depth: self.max_depth }
+        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, descendant_bytes, max_depth: self.max_depth }
     }
 }
 
@@ -475,16 +458,16 @@ impl ByteBuckets {
     }
 
     /// The buckets some byte maps to.
-    const USED: u128 = (1 << (Self::HIGH_FIRST + 26)) - 1;
+    const USED: u128 = (1 << (Self::bucket(0xFF) + 1)) - 1;
     /// The first bucket of the bytes `0x80..=0xFF`.
     const HIGH_FIRST: u32 = 97;
 
     /// The bucket of `byte`.
-    fn bucket(byte: u8) -> u32 {
+    const fn bucket(byte: u8) -> u32 {
         match byte {
             0x00..=0x1F => 96,
-            0x20..=0x7F => u32::from(byte - 0x20),
-            0x80..=0xFF => Self::HIGH_FIRST + u32::from(byte - 0x80) / 5,
+            0x20..=0x7F => (byte - 0x20) as u32,
+            0x80..=0xFF => Self::HIGH_FIRST + (byte - 0x80) as u32 / 5,
         }
     }
 }
