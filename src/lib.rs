@@ -17,6 +17,9 @@
 //! | stack classifier | [`classifier`] | automaton over LR state ids → token masks |
 //! | matcher | [`matcher`] | commit / rollback / mask, the exact oracle |
 //!
+//! Beside the stages: [`error`] (every error, with position and reason) and [`words`]
+//! (token-id lists and token bitmaps, owned or read in place from a loaded artifact).
+//!
 //! # Example
 //! ```
 //! use stackmask::{Grammar, CompiledGrammar, Matcher, tokenizer::Vocabulary};
@@ -47,6 +50,7 @@ pub mod lr;
 pub mod matcher;
 pub mod spanner;
 pub mod tokenizer;
+pub mod words;
 
 pub use error::{Error, LimitKind, Position, Result};
 pub use ir::Grammar;

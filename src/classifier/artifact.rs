@@ -2,42 +2,56 @@
 //! back, so that a server pays for an eager build once per grammar and vocabulary.
 //!
 //! Boundary: [`StackClassifier::to_artifact`] writes the built spanner rows and automata
-//! with the grammar IR they came from; [`StackClassifier::from_artifact`] takes those
-//! bytes and the [`Vocabulary`] the caller already holds, and returns a classifier whose
-//! masks are the ones the written classifier gives (what was not built yet is built on
-//! first use, as always).
+//! with the grammar IR they came from; [`StackClassifier::open_artifact`] (a file, mapped
+//! and read in place) and [`StackClassifier::from_artifact`] (bytes in memory, one copy)
+//! take them back with the [`Vocabulary`] the caller already holds, and return a
+//! classifier whose masks are the ones the written classifier gives (what was not built
+//! yet is built on first use, as always).
 //!
 //! # Format
 //!
-//! `MAGIC` (8 bytes), the format version (`u32`, little endian), the xxh3-64 digest of
-//! the payload (`u64`, little endian), then the payload in [postcard]'s wire format:
+//! A 40-byte header, all little endian: `MAGIC` (8 bytes), the format version (`u32`), a
+//! reserved `u32` (zero), the metadata length in bytes (`u64`), the word count (`u64`)
+//! and the digest (`u64`). Then two sections:
 //!
-//! * the grammar IR, and 64-bit fingerprints of its compiled lexer and LR tables and of
-//!   the vocabulary ([`Vocabulary::fingerprint`]);
-//! * per lexer state whose spanner row is built: the row's classes (lexemes, end state,
-//!   ascending token ids), and the automaton when one is built: its configuration
-//!   sets, its token sets as lists of class indices, and its edges.
+//! * **metadata**, in [postcard]'s wire format: the grammar IR; 64-bit fingerprints of
+//!   its compiled lexer and LR tables and of the vocabulary ([`Vocabulary::fingerprint`]);
+//!   per lexer state whose spanner row is built, the row's classes (lexemes, end state,
+//!   the span of its token ids), and the automaton when one is built: the spans of its
+//!   large-class bitmaps, its configuration sets, its token sets (class lists, and the
+//!   spans of the sparse ids or dense bitmap each is written from) and its edges;
+//! * **words**, from the next multiple of 8 bytes: every token-id list and token bitmap,
+//!   as little-endian `u32`s. Spans index this section.
+//!
+//! The words are what a built classifier spends its memory on (hundreds of MB for a Java
+//! grammar with a 128k vocabulary), so loading never decodes them: a mapped file is read
+//! in place ([`crate::words::WordBuffer`]), and each token set becomes a
+//! [`Words`] slice of it. Only the metadata is decoded.
+//!
+//! The digest is xxh3-64 over the header's first 32 bytes and the xxh3-64 digests of the
+//! rest in 4 MiB chunks (computed in parallel): verifying it reads every byte once.
 //!
 //! Loading recompiles the grammar from the IR under the caller's
 //! [`CompileConfig`] (milliseconds; the expensive parts are the rows and automata) and
 //! refuses the artifact unless the lexer and LR tables have the fingerprint written:
 //! every lexer state, terminal, LR state and production id stored then means what it
-//! meant when written. Token sets are rebuilt from class lists, dense bitmaps included.
+//! meant when written.
 //!
 //! # Trust
 //!
 //! Loading never panics and never reads out of bounds, whatever the bytes: the digest
-//! catches corruption and truncation, and every id is checked against the tables it
-//! indexes ([`Error::Artifact`] says where and why). Like `regex-automata`'s
-//! `DFA::from_bytes`, this cannot prove that a well-formed artifact is the one the
-//! build would make: bytes crafted to pass the checks with other token sets give other
-//! masks. Load artifacts you wrote, or check a loaded classifier against the reference
-//! mask (`stackmask bench --verify`).
+//! catches corruption and truncation, and every id and span is checked against what it
+//! indexes (token ids ascending and below the vocabulary size, bitmaps of the mask's
+//! length with no bit past the vocabulary; [`Error::Artifact`] says where and why). Like
+//! `regex-automata`'s `DFA::from_bytes`, this cannot prove that a well-formed artifact
+//! is the one the build would make: bytes crafted to pass the checks with other token
+//! sets give other masks. Load artifacts you wrote, or check a loaded classifier against
+//! the reference mask (`stackmask bench --verify`).
 //!
 //! [postcard]: https://docs.rs/postcard
 
 use super::simulate::Blocked;
-use super::{ClassifierConfig, Dfa, Edge, RowAutomaton, StackClassifier, NO_OUTPUT};
+use super::{ClassifierConfig, Dfa, Edge, Output, RowAutomaton, StackClassifier, LARGE_CLASS, NO_OUTPUT};
 use crate::error::{Error, Result};
 use crate::ir::{Grammar, GrammarBuilder};
 use crate::lexer::LexState;
@@ -45,8 +59,12 @@ use crate::lr::LrState;
 use crate::matcher::{CompileConfig, CompiledGrammar};
 use crate::spanner::{Lexeme, SpannerRow, TokenClass, TokenSpanner};
 use crate::tokenizer::Vocabulary;
+use crate::words::{WordBuffer, Words};
+use hashbrown::HashMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
@@ -54,9 +72,13 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 /// The first bytes of every artifact.
 const MAGIC: [u8; 8] = *b"SMCLASS\0";
 /// Bumped whenever a record's meaning changes; other versions are refused.
-const FORMAT_VERSION: u32 = 1;
-/// Magic, version and digest.
-const HEADER_BYTES: usize = 8 + 4 + 8;
+const FORMAT_VERSION: u32 = 2;
+/// Magic, version, reserved word, metadata length, word count, digest.
+const HEADER_BYTES: usize = 40;
+/// The header bytes the digest covers (all but the digest).
+const DIGESTED_HEADER: usize = 32;
+/// The sections are digested in chunks of this many bytes, in parallel.
+const DIGEST_CHUNK: usize = 4 << 20;
 
 /// How [`StackClassifier::from_artifact`] compiles the grammar and bounds the classifier.
 ///
@@ -80,38 +102,111 @@ struct Payload {
     compiled_fingerprint: u64,
     vocab_fingerprint: u64,
     vocab_len: u64,
+    /// Every distinct lexeme of the rows.
+    lexemes: Vec<Lexeme>,
+    /// Every distinct lexeme sequence of the rows' classes, as indices into `lexemes`.
+    sequences: Vec<Vec<u32>>,
     rows: Vec<RowRecord>,
 }
 
 #[derive(Serialize, Deserialize)]
 struct RowRecord {
     state: LexState,
+    /// The token ids of every class, class after class.
+    tokens: Span,
     classes: Vec<ClassRecord>,
     automaton: Option<AutomatonRecord>,
 }
 
 #[derive(Serialize, Deserialize)]
 struct ClassRecord {
-    lexemes: Vec<Lexeme>,
+    /// Index into the payload's `sequences`.
+    sequence: u32,
     end: LexState,
-    /// Ascending token ids, as little-endian bytes: one copy to load, where varints or
-    /// roaring containers cost a decode per token (rows hold most of the vocabulary).
-    #[serde(with = "le_u32s")]
-    tokens: Box<[u32]>,
+    /// Where its ascending token ids are in the row's `tokens`.
+    tokens: (u32, u32),
 }
 
 #[derive(Serialize, Deserialize)]
 struct AutomatonRecord {
+    /// Dense bitmaps of the row's large classes, by class index, ascending.
+    large: Vec<(u32, Span)>,
     /// Configuration sets by automaton state id, the dead and start states first.
     states: Vec<Vec<Blocked>>,
-    /// Token sets by id, as the row's class indices.
-    outputs: Vec<Vec<u32>>,
+    /// Token sets by id.
+    outputs: Vec<OutputRecord>,
     edges: Vec<(u32, LrState, Edge)>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct OutputRecord {
+    /// The row's class indices the set holds (its key when edges are built later).
+    classes: Vec<u32>,
+    form: OutputForm,
+}
+
+/// How a token set is written into a mask (see [`Output`]).
+#[derive(Serialize, Deserialize)]
+enum OutputForm {
+    /// Large classes by index, and the other tokens' ascending ids.
+    Sparse { large: Vec<u32>, tokens: Span },
+    /// One bitmap.
+    Dense(Span),
+}
+
+/// Words `start..start + len` of the word section.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct Span {
+    start: u64,
+    len: u64,
+}
+
+/// The lexemes and lexeme sequences being written, each once.
+#[derive(Default)]
+struct SequenceTable<'a> {
+    lexemes: Vec<&'a Lexeme>,
+    lexeme_ids: HashMap<&'a Lexeme, u32>,
+    sequences: Vec<Vec<u32>>,
+    sequence_ids: HashMap<&'a [Lexeme], u32>,
+}
+
+impl<'a> SequenceTable<'a> {
+    fn intern(&mut self, sequence: &'a [Lexeme]) -> u32 {
+        if let Some(&id) = self.sequence_ids.get(sequence) {
+            return id;
+        }
+        let ids = sequence
+            .iter()
+            .map(|lexeme| {
+                *self.lexeme_ids.entry(lexeme).or_insert_with(|| {
+                    self.lexemes.push(lexeme);
+                    self.lexemes.len() as u32 - 1
+                })
+            })
+            .collect();
+        self.sequences.push(ids);
+        let id = self.sequences.len() as u32 - 1;
+        self.sequence_ids.insert(sequence, id);
+        id
+    }
+}
+
+/// The word section being written.
+#[derive(Default)]
+struct WordSection(Vec<u32>);
+
+impl WordSection {
+    fn push(&mut self, words: &[u32]) -> Span {
+        let start = self.0.len() as u64;
+        self.0.extend_from_slice(words);
+        Span { start, len: words.len() as u64 }
+    }
 }
 
 impl StackClassifier {
     /// Write everything built so far (spanner rows and automata, typically after
-    /// [`StackClassifier::build_eager`]) as an artifact for [`StackClassifier::from_artifact`].
+    /// [`StackClassifier::build_eager`]) as an artifact for [`StackClassifier::open_artifact`]
+    /// or [`StackClassifier::from_artifact`].
     ///
     /// # Example
     /// ```
@@ -134,60 +229,143 @@ impl StackClassifier {
     /// assert_eq!(mask[0], 0b11101); // "(" "x" "x)" "((" but not ")"
     /// ```
     pub fn to_artifact(&self) -> Result<Vec<u8>> {
+        let mut words = WordSection::default();
+        let mut sequences = SequenceTable::default();
+        let rows = self.spanner.built_rows().map(|(q, row)| self.row_record(q, row, &mut sequences, &mut words)).collect();
         let payload = Payload {
             grammar: self.compiled().grammar().clone(),
             compiled_fingerprint: compiled_fingerprint(self.compiled())?,
             vocab_fingerprint: self.vocab().fingerprint(),
             vocab_len: self.vocab().len() as u64,
-            rows: self.spanner.built_rows().map(|(q, row)| self.row_record(q, row)).collect(),
+            lexemes: sequences.lexemes.into_iter().cloned().collect(),
+            sequences: sequences.sequences,
+            rows,
         };
-        let body = postcard::to_stdvec(&payload).map_err(|e| artifact_error("payload", e))?;
-        let mut bytes = Vec::with_capacity(HEADER_BYTES + body.len());
-        bytes.extend_from_slice(&MAGIC);
-        bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        bytes.extend_from_slice(&xxh3_64(&body).to_le_bytes());
-        bytes.extend_from_slice(&body);
-        Ok(bytes)
+        let meta = postcard::to_stdvec(&payload).map_err(|e| artifact_error("payload", e))?;
+        Ok(encode(&meta, &words.0))
+    }
+
+    /// Load an artifact written by [`StackClassifier::to_artifact`] from the file at
+    /// `path`, for the vocabulary `vocab`, reading its token sets in place: the file is
+    /// mapped into memory and only its metadata is decoded, so loading costs about one
+    /// read of the file (to check its digest) and no copy; processes mapping the same
+    /// file share its pages.
+    ///
+    /// The file must not be changed or truncated while the classifier (or a matcher
+    /// using it) lives: like every memory-mapped reader (ripgrep's included), a
+    /// truncated mapping faults on access. Write a new artifact under another name and
+    /// rename it over the old one; use [`StackClassifier::from_artifact`] on bytes read
+    /// into memory where that cannot be guaranteed.
+    ///
+    /// Errors: [`Error::Io`] when the file cannot be opened or mapped, and those of
+    /// [`StackClassifier::from_artifact`].
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, tokenizer::Vocabulary};
+    /// use stackmask::classifier::{ArtifactConfig, StackClassifier};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(
+    ///     ["(", ")", "x", "x)", "(("].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// let built = StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab.clone());
+    /// built.build_eager().unwrap();
+    /// let path = std::env::temp_dir().join(format!("stackmask-doc-{}.smc", std::process::id()));
+    /// std::fs::write(&path, built.to_artifact().unwrap()).unwrap();
+    ///
+    /// let loaded = StackClassifier::open_artifact(&path, vocab, &ArtifactConfig::default()).unwrap();
+    /// assert_eq!(loaded.stats(), built.stats());
+    /// # drop(loaded);
+    /// # std::fs::remove_file(&path).unwrap();
+    /// ```
+    pub fn open_artifact(path: &Path, vocab: Arc<Vocabulary>, config: &ArtifactConfig) -> Result<StackClassifier> {
+        let io = |source| Error::Io { path: path.display().to_string(), source };
+        let file = std::fs::File::open(path).map_err(io)?;
+        // SAFETY: the mapping is only read, through bounds-checked slices; what the
+        // caller must uphold (no truncation while mapped) is documented above. Changed
+        // bytes are caught by the digest at load, or read as other (in-range) words.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        let layout = Layout::check(&map)?;
+        let payload = decode_payload(&map[layout.meta.clone()])?;
+        let words = WordBuffer::from_mapped(map, layout.words).ok_or_else(|| artifact_error("words", "not whole words"))?;
+        StackClassifier::from_payload(payload, Arc::new(words), vocab, config)
     }
 
     /// Load an artifact written by [`StackClassifier::to_artifact`] for the vocabulary
-    /// `vocab` (refused, as [`Error::Artifact`], when it was written for another, when it
-    /// is corrupt, truncated or of another format version, or when this build compiles
-    /// its grammar to other tables). Errors of the grammar compile (limits in
+    /// `vocab` from bytes in memory (its word section is copied once; see
+    /// [`StackClassifier::open_artifact`] to read a file in place). Refused, as
+    /// [`Error::Artifact`], when it was written for another vocabulary, when it is
+    /// corrupt, truncated or of another format version, or when this build compiles its
+    /// grammar to other tables. Errors of the grammar compile (limits in
     /// `config.compile`) are returned as they are.
     ///
     /// See [`StackClassifier::to_artifact`] for an example.
     pub fn from_artifact(bytes: &[u8], vocab: Arc<Vocabulary>, config: &ArtifactConfig) -> Result<StackClassifier> {
-        let payload = read_payload(bytes)?;
+        let layout = Layout::check(bytes)?;
+        let payload = decode_payload(&bytes[layout.meta])?;
+        let words =
+            WordBuffer::from_le_bytes(&bytes[layout.words]).ok_or_else(|| artifact_error("words", "not whole words"))?;
+        StackClassifier::from_payload(payload, Arc::new(words), vocab, config)
+    }
+
+    fn from_payload(
+        payload: Payload,
+        words: Arc<WordBuffer>,
+        vocab: Arc<Vocabulary>,
+        config: &ArtifactConfig,
+    ) -> Result<StackClassifier> {
         check_vocabulary(&payload, &vocab)?;
         let compiled = Arc::new(compile(payload.grammar, &config.compile)?);
         if compiled_fingerprint(&compiled)? != payload.compiled_fingerprint {
             let reason = "this build compiles the grammar to other lexer or LR tables than the build that wrote it";
             return Err(artifact_error("grammar", reason));
         }
-        let rows = payload.rows.into_par_iter().map(|record| row_from_record(record, &compiled, &vocab)).collect::<Result<Vec<_>>>()?;
+        let sequences = lexeme_sequences(payload.lexemes, payload.sequences, &compiled)?;
+        let section = Section { buffer: &words, vocab_len: vocab.len() };
+        let rows = payload
+            .rows
+            .into_par_iter()
+            .map(|record| row_from_record(record, &compiled, &sequences, &section))
+            .collect::<Result<Vec<_>>>()?;
         let (rows, automata): (Vec<_>, Vec<_>) = rows.into_iter().map(|(q, row, automaton)| ((q, row), (q, automaton))).unzip();
         check_distinct_states(&rows)?;
         let spanner = TokenSpanner::with_rows(compiled, vocab, rows);
         let classifier = StackClassifier::with_spanner(Arc::new(spanner), config.classifier.clone());
         automata.into_par_iter().try_for_each(|(q, record)| match record {
-            Some(record) => classifier.restore(q, record),
+            Some(record) => classifier.restore(q, record, &section),
             None => Ok(()),
         })?;
         Ok(classifier)
     }
 
-    fn row_record(&self, q: LexState, row: &SpannerRow) -> RowRecord {
-        let classes = row.classes().iter().map(ClassRecord::of).collect();
-        let automaton = self.automata[q.index()].get().map(AutomatonRecord::of);
-        RowRecord { state: q, classes, automaton }
+    fn row_record<'a>(
+        &self,
+        q: LexState,
+        row: &'a SpannerRow,
+        sequences: &mut SequenceTable<'a>,
+        words: &mut WordSection,
+    ) -> RowRecord {
+        let classes = row
+            .classes()
+            .iter()
+            .map(|class| ClassRecord {
+                sequence: sequences.intern(&class.lexemes),
+                end: class.end,
+                tokens: (class.tokens.start, class.tokens.end),
+            })
+            .collect();
+        let tokens = words.push(row.all_tokens());
+        let automaton = self.automata[q.index()].get().map(|automaton| AutomatonRecord::of(automaton, words));
+        RowRecord { state: q, tokens, classes, automaton }
     }
 
-    /// Rebuild lexer state `q`'s automaton from `record` (its row is loaded already).
-    fn restore(&self, q: LexState, record: AutomatonRecord) -> Result<()> {
-        let automaton = self.automaton(q);
+    /// Install lexer state `q`'s automaton from `record` (its row is loaded already).
+    fn restore(&self, q: LexState, record: AutomatonRecord, section: &Section) -> Result<()> {
         let at = || format!("automaton of lexer state {}", q.index());
-        let dfa = restore_dfa(automaton, record, self.compiled().tables().state_count(), self.words)
+        let row = self.spanner.row(q);
+        let large = restore_large(&row, record.large, section).map_err(|reason| Error::Artifact { at: at(), reason })?;
+        let automaton = self.automata[q.index()].get_or_init(|| self.new_automaton(row, large));
+        let dfa = restore_dfa(automaton, record.states, record.outputs, record.edges, self.compiled().tables().state_count(), section)
             .map_err(|reason| Error::Artifact { at: at(), reason })?;
         let mut slot = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
         self.bytes.fetch_add(dfa.bytes, Ordering::Relaxed);
@@ -197,80 +375,152 @@ impl StackClassifier {
     }
 }
 
-impl ClassRecord {
-    fn of(class: &TokenClass) -> ClassRecord {
-        ClassRecord { lexemes: class.lexemes.to_vec(), end: class.end, tokens: class.tokens.clone() }
-    }
-}
-
-/// `[u32]` as one byte string of little-endian words.
-mod le_u32s {
-    use serde::de::{Deserializer, Error, Visitor};
-    use serde::Serializer;
-
-    pub fn serialize<S: Serializer>(words: &[u32], serializer: S) -> Result<S::Ok, S::Error> {
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        serializer.serialize_bytes(&bytes)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Box<[u32]>, D::Error> {
-        deserializer.deserialize_bytes(Words)
-    }
-
-    struct Words;
-
-    impl Visitor<'_> for Words {
-        type Value = Box<[u32]>;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("a byte string of little-endian u32 words")
-        }
-
-        fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Box<[u32]>, E> {
-            if bytes.len() % 4 != 0 {
-                return Err(E::invalid_length(bytes.len(), &self));
-            }
-            Ok(bytes.chunks_exact(4).map(|w| u32::from_le_bytes(w.try_into().expect("4 bytes"))).collect())
-        }
-    }
-}
-
 impl AutomatonRecord {
-    fn of(automaton: &RowAutomaton) -> AutomatonRecord {
+    fn of(automaton: &RowAutomaton, words: &mut WordSection) -> AutomatonRecord {
+        let mut large: Vec<(u32, &Words)> = automaton.large.iter().map(|(&c, bits)| (c, bits)).collect();
+        large.sort_unstable_by_key(|&(c, _)| c);
+        let large = large.into_iter().map(|(c, bits)| (c, words.push(bits))).collect();
         let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
         let states = dfa.states.iter().map(|configs| configs.to_vec()).collect();
-        let mut outputs = vec![Vec::new(); dfa.outputs.len()];
-        for (classes, &id) in &dfa.output_ids {
-            outputs[id as usize] = classes.to_vec();
+        let mut classes = vec![Vec::new(); dfa.outputs.len()];
+        for (set, &id) in &dfa.output_ids {
+            classes[id as usize] = set.to_vec();
         }
+        let outputs = classes
+            .into_iter()
+            .zip(&dfa.outputs)
+            .map(|(classes, output)| {
+                let form = match output {
+                    Output::Sparse { large, tokens } => OutputForm::Sparse { large: large.to_vec(), tokens: words.push(tokens) },
+                    Output::Dense(bits) => OutputForm::Dense(words.push(bits)),
+                };
+                OutputRecord { classes, form }
+            })
+            .collect();
         let mut edges: Vec<(u32, LrState, Edge)> = dfa.edges.iter().map(|(&(state, lr), &edge)| (state, lr, edge)).collect();
         edges.sort_unstable_by_key(|&(state, lr, _)| (state, lr));
-        AutomatonRecord { states, outputs, edges }
+        AutomatonRecord { large, states, outputs, edges }
     }
 }
 
-/// The payload of `bytes`, once its header and digest check out.
-fn read_payload(bytes: &[u8]) -> Result<Payload> {
-    if bytes.len() < HEADER_BYTES {
-        return Err(artifact_error("header", format!("{} bytes, shorter than the {HEADER_BYTES}-byte header", bytes.len())));
+/// Header and sections, in that order, the digest filled in last.
+fn encode(meta: &[u8], words: &[u32]) -> Vec<u8> {
+    let words_at = (HEADER_BYTES + meta.len()).next_multiple_of(8);
+    let mut bytes = Vec::with_capacity(words_at + words.len() * 4);
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&(meta.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&(words.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&0u64.to_le_bytes());
+    bytes.extend_from_slice(meta);
+    bytes.resize(words_at, 0);
+    bytes.extend(words.iter().flat_map(|w| w.to_le_bytes()));
+    let digest = digest(&bytes);
+    bytes[DIGESTED_HEADER..HEADER_BYTES].copy_from_slice(&digest.to_le_bytes());
+    bytes
+}
+
+/// The digest of an artifact's bytes (see the module documentation).
+fn digest(bytes: &[u8]) -> u64 {
+    let chunks: Vec<u64> = bytes[HEADER_BYTES..].par_chunks(DIGEST_CHUNK).map(xxh3_64).collect();
+    let mut hasher = Xxh3::new();
+    hasher.update(&bytes[..DIGESTED_HEADER]);
+    chunks.iter().for_each(|chunk| hasher.update(&chunk.to_le_bytes()));
+    hasher.digest()
+}
+
+/// Where an artifact's sections are, once its header and digest check out.
+struct Layout {
+    meta: Range<usize>,
+    words: Range<usize>,
+}
+
+impl Layout {
+    fn check(bytes: &[u8]) -> Result<Layout> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(artifact_error("header", format!("{} bytes, shorter than the {HEADER_BYTES}-byte header", bytes.len())));
+        }
+        if bytes[..8] != MAGIC {
+            return Err(artifact_error("header", "not a stackmask classifier artifact (wrong magic bytes)"));
+        }
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let version = u32_at(8);
+        if version != FORMAT_VERSION {
+            return Err(artifact_error("header", format!("format version {version}; this build reads version {FORMAT_VERSION}")));
+        }
+        let (meta_len, word_count) = (u64_at(16), u64_at(24));
+        let words_at = usize::try_from(meta_len).ok().and_then(|m| m.checked_add(HEADER_BYTES)?.checked_next_multiple_of(8));
+        let end = words_at.zip(usize::try_from(word_count).ok()).and_then(|(at, n)| at.checked_add(n.checked_mul(4)?));
+        let (Some(words_at), Some(end)) = (words_at, end.filter(|&end| end == bytes.len())) else {
+            let reason = format!("{} bytes where the header gives other section lengths: the artifact is corrupt or truncated", bytes.len());
+            return Err(artifact_error("header", reason));
+        };
+        if digest(bytes) != u64_at(DIGESTED_HEADER) {
+            return Err(artifact_error("payload", "digest mismatch: the artifact is corrupt or truncated"));
+        }
+        if u32_at(12) != 0 || bytes[HEADER_BYTES + meta_len as usize..words_at].iter().any(|&b| b != 0) {
+            return Err(artifact_error("header", "reserved bytes are not zero"));
+        }
+        Ok(Layout { meta: HEADER_BYTES..HEADER_BYTES + meta_len as usize, words: words_at..end })
     }
-    let (header, body) = bytes.split_at(HEADER_BYTES);
-    if header[..8] != MAGIC {
-        return Err(artifact_error("header", "not a stackmask classifier artifact (wrong magic bytes)"));
-    }
-    let version = u32::from_le_bytes(header[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(artifact_error("header", format!("format version {version}; this build reads version {FORMAT_VERSION}")));
-    }
-    let digest = u64::from_le_bytes(header[12..20].try_into().expect("8 bytes"));
-    if xxh3_64(body) != digest {
-        return Err(artifact_error("payload", "digest mismatch: the artifact is corrupt or truncated"));
-    }
-    let (payload, rest) = postcard::take_from_bytes::<Payload>(body).map_err(|e| artifact_error("payload", e))?;
+}
+
+fn decode_payload(meta: &[u8]) -> Result<Payload> {
+    let (payload, rest) = postcard::take_from_bytes::<Payload>(meta).map_err(|e| artifact_error("payload", e))?;
     if !rest.is_empty() {
         return Err(artifact_error("payload", format!("{} bytes after the end of the payload", rest.len())));
     }
     Ok(payload)
+}
+
+/// That `tokens` are ascending ids below `vocab_len`.
+fn check_token_ids(tokens: &[u32], vocab_len: usize) -> Result<(), String> {
+    if let Some(pair) = tokens.windows(2).find(|pair| pair[0] >= pair[1]) {
+        return Err(format!("tokens are not ascending ({} then {})", pair[0], pair[1]));
+    }
+    match tokens.last() {
+        Some(&max) if max as usize >= vocab_len => Err(format!("token {max}; the vocabulary has {vocab_len}")),
+        _ => Ok(()),
+    }
+}
+
+/// The loaded word section, and what its spans are checked against.
+struct Section<'a> {
+    buffer: &'a Arc<WordBuffer>,
+    vocab_len: usize,
+}
+
+impl Section<'_> {
+    fn words(&self, span: Span) -> Result<Words, String> {
+        let range = usize::try_from(span.start).ok().zip(usize::try_from(span.len).ok()).and_then(|(start, len)| {
+            let end = start.checked_add(len)?;
+            Words::shared(self.buffer, start..end)
+        });
+        range.ok_or_else(|| format!("words {}+{} past the {}-word section", span.start, span.len, self.buffer.words().len()))
+    }
+
+    /// Ascending ids below the vocabulary size.
+    fn token_ids(&self, span: Span) -> Result<Words, String> {
+        let tokens = self.words(span)?;
+        check_token_ids(&tokens, self.vocab_len)?;
+        Ok(tokens)
+    }
+
+    /// A bitmap in mask layout with no bit past the vocabulary.
+    fn bitmap(&self, span: Span) -> Result<Words, String> {
+        let bits = self.words(span)?;
+        let words = self.vocab_len.div_ceil(32);
+        if bits.len() != words {
+            return Err(format!("a bitmap of {} words; masks have {words}", bits.len()));
+        }
+        let past = (self.vocab_len % 32 != 0).then(|| bits[words - 1] >> (self.vocab_len % 32)).unwrap_or(0);
+        if past != 0 {
+            return Err(format!("a bitmap with bits past the vocabulary's {} tokens", self.vocab_len));
+        }
+        Ok(bits)
+    }
 }
 
 fn check_vocabulary(payload: &Payload, vocab: &Vocabulary) -> Result<()> {
@@ -305,45 +555,65 @@ fn compiled_fingerprint(compiled: &CompiledGrammar) -> Result<u64> {
 
 type LoadedRow = (LexState, SpannerRow, Option<AutomatonRecord>);
 
-/// A row record checked against the compiled grammar and the vocabulary.
-fn row_from_record(record: RowRecord, compiled: &CompiledGrammar, vocab: &Vocabulary) -> Result<LoadedRow> {
+/// The payload's lexeme sequences, checked against the compiled grammar, each shared by
+/// the classes that name it.
+fn lexeme_sequences(lexemes: Vec<Lexeme>, sequences: Vec<Vec<u32>>, compiled: &CompiledGrammar) -> Result<Vec<Arc<[Lexeme]>>> {
+    let terminals = compiled.tables().terminal_capacity() - 1;
+    for (i, lexeme) in lexemes.iter().enumerate() {
+        if let Some(t) = lexeme.terminals.iter().find(|t| t.index() >= terminals) {
+            return Err(artifact_error(&format!("lexeme {i}"), format!("names terminal {}; the grammar has {terminals}", t.0)));
+        }
+    }
+    let sequence = |(i, ids): (usize, Vec<u32>)| {
+        let lexeme = |&id: &u32| lexemes.get(id as usize).cloned();
+        ids.iter().map(lexeme).collect::<Option<Arc<[Lexeme]>>>().ok_or_else(|| {
+            artifact_error(&format!("lexeme sequence {i}"), format!("names a lexeme past the {} written", lexemes.len()))
+        })
+    };
+    sequences.into_iter().enumerate().map(sequence).collect()
+}
+
+/// A row record checked against the compiled grammar and the word section.
+fn row_from_record(record: RowRecord, compiled: &CompiledGrammar, sequences: &[Arc<[Lexeme]>], section: &Section) -> Result<LoadedRow> {
     let q = record.state;
     let lexer_states = compiled.lexer().state_count();
     if q.index() >= lexer_states || q.is_dead() {
         let reason = format!("a row for lexer state {}; the lexer has states 1..{lexer_states}", q.index());
         return Err(artifact_error("rows", reason));
     }
+    let at = |what: String| format!("row of lexer state {}{what}", q.index());
+    let tokens = section.words(record.tokens).map_err(|reason| Error::Artifact { at: at(String::new()), reason })?;
     let classes = record
         .classes
         .into_iter()
         .enumerate()
         .map(|(i, class)| {
-            class_from_record(class, compiled, vocab.len()).map_err(|reason| Error::Artifact {
-                at: format!("row of lexer state {}, class {i}", q.index()),
-                reason,
-            })
+            class_from_record(class, compiled, sequences, &tokens, section.vocab_len)
+                .map_err(|reason| Error::Artifact { at: at(format!(", class {i}")), reason })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok((q, SpannerRow::from_classes(classes), record.automaton))
+    Ok((q, SpannerRow::from_classes(classes, tokens), record.automaton))
 }
 
-fn class_from_record(record: ClassRecord, compiled: &CompiledGrammar, vocab_len: usize) -> Result<TokenClass, String> {
-    let terminals = compiled.tables().terminal_capacity() - 1;
-    for lexeme in &record.lexemes {
-        if let Some(t) = lexeme.terminals.iter().find(|t| t.index() >= terminals) {
-            return Err(format!("a lexeme names terminal {}; the grammar has {terminals}", t.0));
-        }
-    }
+fn class_from_record(
+    record: ClassRecord,
+    compiled: &CompiledGrammar,
+    sequences: &[Arc<[Lexeme]>],
+    row_tokens: &[u32],
+    vocab_len: usize,
+) -> Result<TokenClass, String> {
+    let lexemes = sequences
+        .get(record.sequence as usize)
+        .ok_or_else(|| format!("lexeme sequence {}; {} were written", record.sequence, sequences.len()))?;
     if record.end.index() >= compiled.lexer().state_count() {
         return Err(format!("end state {}; the lexer has {}", record.end.index(), compiled.lexer().state_count()));
     }
-    if let Some(pair) = record.tokens.windows(2).find(|pair| pair[0] >= pair[1]) {
-        return Err(format!("tokens are not ascending ({} then {})", pair[0], pair[1]));
-    }
-    if let Some(&max) = record.tokens.last().filter(|&&max| max as usize >= vocab_len) {
-        return Err(format!("token {max}; the vocabulary has {vocab_len}"));
-    }
-    Ok(TokenClass { lexemes: record.lexemes.into(), end: record.end, tokens: record.tokens })
+    let (start, end) = record.tokens;
+    let tokens = row_tokens
+        .get(start as usize..end as usize)
+        .ok_or_else(|| format!("tokens {start}..{end} of the row's {}", row_tokens.len()))?;
+    check_token_ids(tokens, vocab_len)?;
+    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: record.end, tokens: start..end })
 }
 
 fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {
@@ -356,15 +626,32 @@ fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {
     Ok(())
 }
 
-/// Replay `record` into a fresh [`Dfa`] (interning as the lazy build does, so sizes are
-/// counted the same way), checking every id.
-fn restore_dfa(automaton: &RowAutomaton, record: AutomatonRecord, lr_states: usize, words: usize) -> Result<Dfa, String> {
+/// The large-class bitmaps of `row`: exactly its classes of more than [`LARGE_CLASS`]
+/// tokens, as the build makes them.
+fn restore_large(row: &SpannerRow, large: Vec<(u32, Span)>, section: &Section) -> Result<HashMap<u32, Words>, String> {
+    let expected = (0..row.classes().len()).filter(|&i| row.tokens(i).len() > LARGE_CLASS).map(|i| i as u32);
+    if !large.iter().map(|&(c, _)| c).eq(expected) {
+        return Err("the large-class bitmaps are not those of the row's large classes".into());
+    }
+    large.into_iter().map(|(c, span)| Ok((c, section.bitmap(span)?))).collect()
+}
+
+/// Replay the records into a fresh [`Dfa`] (interning as the lazy build does, so sizes
+/// are counted the same way), checking every id and span.
+fn restore_dfa(
+    automaton: &RowAutomaton,
+    states: Vec<Vec<Blocked>>,
+    outputs: Vec<OutputRecord>,
+    edges: Vec<(u32, LrState, Edge)>,
+    lr_states: usize,
+    section: &Section,
+) -> Result<Dfa, String> {
     let mut dfa = Dfa::new();
     let base = dfa.states.len();
-    if record.states.len() < base || !record.states[0].is_empty() || record.states[1] != [Blocked::START] {
+    if states.len() < base || !states[0].is_empty() || states[1] != [Blocked::START] {
         return Err("the first states are not the dead and start states".into());
     }
-    for (id, configs) in record.states.into_iter().enumerate().skip(base) {
+    for (id, configs) in states.into_iter().enumerate().skip(base) {
         if let Some(Err(reason)) = configs.iter().map(|b| b.check(&automaton.trie)).find(Result::is_err) {
             return Err(format!("state {id}: {reason}"));
         }
@@ -372,16 +659,12 @@ fn restore_dfa(automaton: &RowAutomaton, record: AutomatonRecord, lr_states: usi
             return Err(format!("state {id} repeats an earlier one"));
         }
     }
-    let classes = automaton.row.classes().len();
-    for (id, set) in record.outputs.into_iter().enumerate() {
-        if let Some(c) = set.iter().find(|&&c| c as usize >= classes) {
-            return Err(format!("token set {id} names class {c}; the row has {classes}"));
-        }
-        if set.is_empty() || dfa.intern_output(set, automaton, words) as usize != id {
-            return Err(format!("token set {id} is empty or repeats an earlier one"));
-        }
+    for (id, record) in outputs.into_iter().enumerate() {
+        let output = output_from_record(automaton, record.form, section).map_err(|reason| format!("token set {id}: {reason}"))?;
+        check_output_classes(automaton, &record.classes, &dfa).map_err(|reason| format!("token set {id}: {reason}"))?;
+        dfa.push_output(record.classes.into_boxed_slice(), output);
     }
-    for (state, lr, edge) in record.edges {
+    for (state, lr, edge) in edges {
         check_edge(&dfa, state, lr, edge, lr_states)?;
         if dfa.edges.insert((state, lr), edge).is_some() {
             return Err(format!("two edges from state {state} on LR state {}", lr.0));
@@ -390,6 +673,30 @@ fn restore_dfa(automaton: &RowAutomaton, record: AutomatonRecord, lr_states: usi
         dfa.bytes += 32;
     }
     Ok(dfa)
+}
+
+fn output_from_record(automaton: &RowAutomaton, form: OutputForm, section: &Section) -> Result<Output, String> {
+    match form {
+        OutputForm::Sparse { large, tokens } => {
+            if let Some(c) = large.iter().find(|c| !automaton.large.contains_key(*c)) {
+                return Err(format!("large class {c} has no bitmap"));
+            }
+            Ok(Output::Sparse { large: large.into(), tokens: section.token_ids(tokens)? })
+        }
+        OutputForm::Dense(bits) => Ok(Output::Dense(section.bitmap(bits)?)),
+    }
+}
+
+/// A token set's key: classes of the row, not empty, not an earlier set's.
+fn check_output_classes(automaton: &RowAutomaton, classes: &[u32], dfa: &Dfa) -> Result<(), String> {
+    let count = automaton.row.classes().len();
+    if let Some(c) = classes.iter().find(|&&c| c as usize >= count) {
+        return Err(format!("names class {c}; the row has {count}"));
+    }
+    if classes.is_empty() || dfa.output_ids.contains_key(classes) {
+        return Err("empty or repeats an earlier one".into());
+    }
+    Ok(())
 }
 
 fn check_edge(dfa: &Dfa, state: u32, lr: LrState, edge: Edge, lr_states: usize) -> Result<(), String> {

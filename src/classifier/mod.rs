@@ -68,6 +68,7 @@ use crate::lr::{LrState, LrTables};
 use crate::matcher::CompiledGrammar;
 use crate::spanner::{SpannerRow, TokenSpanner};
 use crate::tokenizer::Vocabulary;
+use crate::words::Words;
 use hashbrown::{HashMap, HashSet};
 use lexeme_trie::LexemeTrie;
 use rayon::prelude::*;
@@ -164,7 +165,7 @@ struct RowAutomaton {
     trie: LexemeTrie,
     /// Dense token bitmaps (mask layout) of the row's classes of more than
     /// [`LARGE_CLASS`] tokens, by class index.
-    large: HashMap<u32, Box<[u32]>>,
+    large: HashMap<u32, Words>,
     /// Bytes of `trie` and `large` (fixed once built).
     bytes: usize,
     dfa: RwLock<Dfa>,
@@ -177,19 +178,19 @@ const LARGE_CLASS: usize = 512;
 /// The token set on an edge: large classes by index (dense bitmaps in the row) plus the
 /// remaining tokens, or one dense bitmap when that is smaller.
 enum Output {
-    Sparse { large: Box<[u32]>, tokens: Box<[u32]> },
-    Dense(Box<[u32]>),
+    Sparse { large: Box<[u32]>, tokens: Words },
+    Dense(Words),
 }
 
 impl Output {
     fn new(classes: &[u32], automaton: &RowAutomaton, words: usize) -> Output {
         let (large, small): (Vec<u32>, Vec<u32>) = classes.iter().partition(|&&c| automaton.large.contains_key(&c));
         let mut tokens: Vec<u32> =
-            small.iter().flat_map(|&c| automaton.row.classes()[c as usize].tokens.iter().copied()).collect();
+            small.iter().flat_map(|&c| automaton.row.tokens(c as usize).iter().copied()).collect();
         if large.len() * words + tokens.len() > 2 * words {
             let mut dense = vec![0u32; words];
             Output::Sparse { large: large.into(), tokens: tokens.into() }.write(automaton, &mut dense);
-            return Output::Dense(dense.into_boxed_slice());
+            return Output::Dense(dense.into());
         }
         tokens.sort_unstable();
         Output::Sparse { large: large.into(), tokens: tokens.into() }
@@ -277,10 +278,15 @@ impl Dfa {
             return id;
         }
         let output = Output::new(&classes, automaton, words);
+        self.push_output(classes.into_boxed_slice(), output)
+    }
+
+    /// Add `output`, the token set of `classes` (not interned yet); its id.
+    fn push_output(&mut self, classes: Box<[u32]>, output: Output) -> u32 {
         let id = self.outputs.len() as u32;
         self.bytes += output.bytes() + classes.len() * 4 + 64;
         self.outputs.push(output);
-        self.output_ids.insert(classes.into_boxed_slice(), id);
+        self.output_ids.insert(classes, id);
         id
     }
 }
@@ -413,13 +419,17 @@ impl StackClassifier {
     fn automaton(&self, q: LexState) -> &RowAutomaton {
         self.automata[q.index()].get_or_init(|| {
             let row = self.spanner.row(q);
-            let tables = self.compiled().tables();
-            let trie = LexemeTrie::new(&row, self.compiled().lexer(), tables.terminal_capacity());
             let large = large_class_bitmaps(&row, self.words);
-            let bytes = trie.memory_bytes() + large.len() * self.words * 4;
-            self.bytes.fetch_add(bytes, Ordering::Relaxed);
-            RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
+            self.new_automaton(row, large)
         })
+    }
+
+    /// The automaton of `row` with no states built beyond the dead and start ones.
+    fn new_automaton(&self, row: Arc<SpannerRow>, large: HashMap<u32, Words>) -> RowAutomaton {
+        let trie = LexemeTrie::new(&row, self.compiled().lexer(), self.compiled().tables().terminal_capacity());
+        let bytes = trie.memory_bytes() + large.len() * self.words * 4;
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
     }
 
     /// Set, in `mask`, the bit of every token with bytes that keeps the text a viable
@@ -565,13 +575,13 @@ impl Visited {
     }
 }
 
-fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Box<[u32]>> {
-    let large = row.classes().iter().enumerate().filter(|(_, c)| c.tokens.len() > LARGE_CLASS);
+fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Words> {
+    let large = (0..row.classes().len()).filter(|&i| row.tokens(i).len() > LARGE_CLASS);
     large
-        .map(|(i, c)| {
+        .map(|i| {
             let mut bits = vec![0u32; words];
-            crate::matcher::set_bits(&mut bits, &c.tokens);
-            (i as u32, bits.into_boxed_slice())
+            crate::matcher::set_bits(&mut bits, row.tokens(i));
+            (i as u32, bits.into())
         })
         .collect()
 }

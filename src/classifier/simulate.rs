@@ -63,14 +63,15 @@ impl Blocked {
     /// waiting classes. Any `pops` and `goto` are safe (an unknown goto finds no
     /// transition).
     pub fn check(&self, trie: &LexemeTrie) -> Result<(), String> {
-        let Some(node) = trie.nodes.get(self.node as usize) else {
-            return Err(format!("trie node {} of {}", self.node, trie.nodes.len()));
-        };
+        if self.node as usize >= trie.node_count() {
+            return Err(format!("trie node {} of {}", self.node, trie.node_count()));
+        }
+        let edges = trie.edges(self.node).len();
         match self.phase {
             Phase::Arrive => Ok(()),
-            Phase::Consume(edge) if (edge as usize) < node.edges.len() => Ok(()),
-            Phase::Consume(edge) => Err(format!("lexeme edge {edge} of trie node {} ({} edges)", self.node, node.edges.len())),
-            Phase::Final if node.waiting_terminals.is_some() => Ok(()),
+            Phase::Consume(edge) if (edge as usize) < edges => Ok(()),
+            Phase::Consume(edge) => Err(format!("lexeme edge {edge} of trie node {} ({edges} edges)", self.node)),
+            Phase::Final if trie.waiting_terminals(self.node).is_some() => Ok(()),
             Phase::Final => Err(format!("final phase at trie node {}, which has no waiting classes", self.node)),
         }
     }
@@ -154,42 +155,41 @@ impl Simulator<'_> {
     }
 
     fn arrive(&self, run: &mut Run, node: u32, known: Known) {
-        let n = self.trie.node(node);
-        run.accepted.extend_from_slice(&n.on_arrival);
-        for (i, edge) in n.edges.iter().enumerate() {
-            if edge.skippable {
+        run.accepted.extend_from_slice(self.trie.on_arrival(node));
+        for (i, edge) in self.trie.edges(node).iter().enumerate() {
+            if self.trie.lexeme(edge).skippable {
                 run.push(edge.child, Phase::Arrive, known.clone());
             }
             run.push(node, Phase::Consume(i as u32), known.clone());
         }
-        if !n.waiting.is_empty() {
+        if !self.trie.waiting(node).is_empty() {
             run.push(node, Phase::Final, known);
         }
     }
 
     fn consume(&self, run: &mut Run, node: u32, index: u32, known: Known) {
-        let edge = &self.trie.node(node).edges[index as usize];
+        let edge = &self.trie.edges(node)[index as usize];
+        let lexeme = self.trie.lexeme(edge);
         let top = *known.last().expect("known stack is never empty");
-        for &t in &edge.terminals {
+        for &t in &lexeme.terminals {
             if let Some(next) = self.tables.shift(top, t) {
                 let mut pushed = known.clone();
                 pushed.push(next);
                 run.push(edge.child, Phase::Arrive, pushed);
             }
         }
-        self.reduce(run, node, Phase::Consume(index), &known, &edge.lookahead);
+        self.reduce(run, node, Phase::Consume(index), &known, &lexeme.lookahead);
     }
 
     fn finish(&self, run: &mut Run, node: u32, known: Known) {
-        let n = self.trie.node(node);
         let top = *known.last().expect("known stack is never empty");
         let shiftable = &self.shiftable[top.index()];
-        for group in &n.waiting {
-            if group.terminals.intersects(shiftable) {
-                run.accepted.extend_from_slice(&group.classes);
+        for group in self.trie.waiting(node) {
+            if self.trie.group_terminals(group).intersects(shiftable) {
+                run.accepted.extend_from_slice(self.trie.group_classes(group));
             }
         }
-        let waiting = n.waiting_terminals.as_ref().expect("a node in the final phase has waiting classes");
+        let waiting = self.trie.waiting_terminals(node).expect("a node in the final phase has waiting classes");
         self.reduce(run, node, Phase::Final, &known, waiting);
     }
 

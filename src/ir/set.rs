@@ -24,6 +24,17 @@ impl TerminalSet {
         TerminalSet { words: vec![0; capacity.div_ceil(64)].into_boxed_slice() }
     }
 
+    /// Heap bytes of the set.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::TerminalSet;
+    /// assert_eq!(TerminalSet::new(65).heap_bytes(), 16);
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        std::mem::size_of_val(&*self.words)
+    }
+
     /// A set holding every id in `0..capacity`.
     pub fn full(capacity: usize) -> TerminalSet {
         TerminalSet::with_ids(capacity, (0..capacity as u32).map(TerminalId))

@@ -46,10 +46,10 @@ impl Matcher {
         let row = spanner.row(self.recognizer.lex_state());
         let mut path = LexemePath::new(self.recognizer.checkpoint(), expected_now);
         let mut outcome = Ok(());
-        for class in row.classes() {
+        for (i, class) in row.classes().iter().enumerate() {
             match path.advance_to(self, &class.lexemes) {
                 Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => {
-                    set_bits(mask, &class.tokens)
+                    set_bits(mask, row.tokens(i))
                 }
                 Ok(_) => {}
                 Err(e) => {

@@ -42,16 +42,19 @@ use crate::ir::TerminalId;
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
 use crate::tokenizer::{ByteBuckets, TokenTrie, Vocabulary};
+use crate::words::Words;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
+use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
 /// A closed lexeme as the parser receives it: the candidate terminals that reach the
 /// parser, and whether it may instead be skipped (one candidate is `%ignore`d).
 ///
 /// Lexemes whose candidates are all ignored never reach the parser and are left out of
-/// class sequences.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+/// class sequences. They are ordered by candidates, then `skippable`; sequences of them,
+/// lexicographically, order a row's classes ([`SpannerRow::classes`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Lexeme {
     /// Non-ignored candidates, sorted; never empty.
     pub terminals: SmallVec<[TerminalId; 2]>,
@@ -72,27 +75,46 @@ impl Lexeme {
 }
 
 /// Tokens that, fed from one lexer state, close the same lexemes and end in the same
-/// lexer state.
+/// lexer state. Its token ids are held by its row ([`SpannerRow::tokens`]).
 #[derive(Clone, Debug)]
 pub struct TokenClass {
-    /// Lexemes closed by the token, in order.
-    pub lexemes: Box<[Lexeme]>,
+    /// Lexemes closed by the token, in order (shared by the row's classes that close
+    /// the same ones).
+    pub lexemes: Arc<[Lexeme]>,
     /// Lexer state after the token's last byte (never the start or dead state).
     pub end: LexState,
-    /// Token ids, ascending.
-    pub tokens: Box<[u32]>,
+    /// Where its ascending token ids are in the row's [`SpannerRow::all_tokens`].
+    pub(crate) tokens: Range<u32>,
 }
 
 /// One lexer state's partition of the (live) vocabulary into [`TokenClass`]es.
-#[derive(Clone, Debug, Default)]
+///
+/// The token ids of all classes are one list, each class a range of it: a row of a
+/// large grammar has thousands of classes, and one list is one allocation to build
+/// and one slice of a loaded artifact to share.
+#[derive(Clone, Debug)]
 pub struct SpannerRow {
     classes: Vec<TokenClass>,
+    tokens: Words,
 }
 
 impl SpannerRow {
-    /// A row of `classes`, in the order [`SpannerRow::classes`] documents.
-    pub(crate) fn from_classes(classes: Vec<TokenClass>) -> SpannerRow {
-        SpannerRow { classes }
+    /// A row of `classes`, in the order [`SpannerRow::classes`] documents, whose token
+    /// ranges index `tokens`.
+    pub(crate) fn from_classes(classes: Vec<TokenClass>, tokens: Words) -> SpannerRow {
+        debug_assert!(classes.iter().all(|c| (c.tokens.end as usize) <= tokens.len()));
+        SpannerRow { classes, tokens }
+    }
+
+    /// The token ids of class `class` (an index into [`SpannerRow::classes`]), ascending.
+    pub fn tokens(&self, class: usize) -> &[u32] {
+        let range = &self.classes[class].tokens;
+        &self.tokens[range.start as usize..range.end as usize]
+    }
+
+    /// The list every class's token ids are a range of.
+    pub(crate) fn all_tokens(&self) -> &Words {
+        &self.tokens
     }
 
     /// The classes, ordered by their lexeme sequences so that classes sharing a prefix of
@@ -181,14 +203,10 @@ impl TokenSpanner {
 fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState) -> SpannerRow {
     let mut walk = Walk::new(lexer, vocab);
     walk.children(TokenTrie::ROOT, q);
-    let mut classes = walk.into_classes();
-    classes.sort_by(|a, b| lexeme_order(&a.lexemes).cmp(&lexeme_order(&b.lexemes)).then(a.end.cmp(&b.end)));
-    SpannerRow { classes }
-}
-
-/// A sort key that keeps classes with a common lexeme prefix adjacent.
-fn lexeme_order(lexemes: &[Lexeme]) -> Vec<(Vec<u32>, bool)> {
-    lexemes.iter().map(|l| (l.terminals.iter().map(|t| t.0).collect(), l.skippable)).collect()
+    let (mut classes, tokens) = walk.into_classes();
+    // Lexicographic: classes with a common lexeme prefix are adjacent.
+    classes.sort_by(|a, b| a.lexemes.cmp(&b.lexemes).then(a.end.cmp(&b.end)));
+    SpannerRow { classes, tokens: tokens.into() }
 }
 
 /// The walk of [`build_row`]: depth first over the token trie with an explicit stack (a
@@ -364,21 +382,24 @@ impl<'a> Walk<'a> {
     }
 
     /// The classes gathered, each with its tokens in ascending order.
-    fn into_classes(self) -> Vec<TokenClass> {
-        let tokens = self.tokens_by_class();
-        self.class_keys
+    fn into_classes(self) -> (Vec<TokenClass>, Vec<u32>) {
+        let (tokens, ranges) = self.tokens_by_class();
+        let mut shared: HashMap<u32, Arc<[Lexeme]>> = HashMap::new();
+        let classes = self
+            .class_keys
             .iter()
-            .zip(tokens)
+            .zip(ranges)
             .map(|(&(sequence, end), tokens)| TokenClass {
-                lexemes: self.lexeme_sequence(sequence),
+                lexemes: Arc::clone(shared.entry(sequence).or_insert_with(|| self.lexeme_sequence(sequence).into())),
                 end,
-                tokens: tokens.into_boxed_slice(),
+                tokens,
             })
-            .collect()
+            .collect();
+        (classes, tokens)
     }
 
     /// The lexemes of interned sequence `sequence`, in order.
-    fn lexeme_sequence(&self, mut sequence: u32) -> Box<[Lexeme]> {
+    fn lexeme_sequence(&self, mut sequence: u32) -> Vec<Lexeme> {
         let mut lexemes = Vec::new();
         while sequence != 0 {
             let (parent, lexeme) = self.sequences[sequence as usize];
@@ -386,33 +407,44 @@ impl<'a> Walk<'a> {
             sequence = parent;
         }
         lexemes.reverse();
-        lexemes.into_boxed_slice()
+        lexemes
     }
 
-    /// The gathered token ids, by class, ascending. Spans come in trie (byte) order, not
-    /// id order: a row holding a small part of the vocabulary sorts each class; a row
-    /// holding much of it marks each id's class in an id-indexed array and reads it back in
-    /// order, which is linear.
-    fn tokens_by_class(&self) -> Vec<Vec<u32>> {
-        let mut by_class: Vec<Vec<u32>> = vec![Vec::new(); self.class_keys.len()];
+    /// The gathered token ids, class after class, each class's ascending, with each
+    /// class's range. Spans come in trie (byte) order, not id order: a row holding a
+    /// small part of the vocabulary sorts each class; a row holding much of it marks each
+    /// id's class in an id-indexed array and reads it back in order, which is linear.
+    fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>) {
+        let classes = self.class_keys.len();
         let total: usize = self.spans.iter().map(|(tokens, _)| tokens.len()).sum();
+        let mut sizes = vec![0u32; classes];
+        self.spans.iter().for_each(|&(tokens, class)| sizes[class as usize] += tokens.len() as u32);
+        let ranges: Vec<Range<u32>> = sizes
+            .iter()
+            .scan(0u32, |start, &size| {
+                *start += size;
+                Some(*start - size..*start)
+            })
+            .collect();
+        let mut next: Vec<u32> = ranges.iter().map(|r| r.start).collect();
+        let mut tokens = vec![0u32; total];
+        let mut place = |token: u32, class: u32| {
+            tokens[next[class as usize] as usize] = token;
+            next[class as usize] += 1;
+        };
         if total * 16 < self.token_count {
-            for &(tokens, class) in &self.spans {
-                by_class[class as usize].extend_from_slice(tokens);
+            self.spans.iter().for_each(|&(ids, class)| ids.iter().for_each(|&t| place(t, class)));
+            ranges.iter().for_each(|r| tokens[r.start as usize..r.end as usize].sort_unstable());
+        } else {
+            let mut class_of = vec![u32::MAX; self.token_count];
+            for &(ids, class) in &self.spans {
+                ids.iter().for_each(|&t| class_of[t as usize] = class);
             }
-            by_class.iter_mut().for_each(|tokens| tokens.sort_unstable());
-            return by_class;
-        }
-        let mut class_of = vec![u32::MAX; self.token_count];
-        for &(tokens, class) in &self.spans {
-            tokens.iter().for_each(|&t| class_of[t as usize] = class);
-        }
-        for (token, &class) in class_of.iter().enumerate() {
-            if class != u32::MAX {
-                by_class[class as usize].push(token as u32);
+            for (token, &class) in class_of.iter().enumerate().filter(|(_, &class)| class != u32::MAX) {
+                place(token as u32, class);
             }
         }
-        by_class
+        (tokens, ranges)
     }
 }
 
