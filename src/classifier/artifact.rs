@@ -570,7 +570,7 @@ fn lexeme_sequences(lexemes: Vec<Lexeme>, sequences: Vec<Vec<u32>>, compiled: &C
             artifact_error(&format!("lexeme sequence {i}"), format!("names a lexeme past the {} written", lexemes.len()))
         })
     };
-    sequences.into_iter().enumerate().map(sequence).collect()
+    sequences.into_par_iter().enumerate().map(sequence).collect()
 }
 
 /// A row record checked against the compiled grammar and the word section.
@@ -715,4 +715,89 @@ fn check_edge(dfa: &Dfa, state: u32, lr: LrState, edge: Edge, lr_states: usize) 
 
 fn artifact_error(at: &str, reason: impl ToString) -> Error {
     Error::Artifact { at: at.to_string(), reason: reason.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A classifier with large classes (a thousand number tokens) and dense token sets,
+    /// built eagerly.
+    fn built() -> StackClassifier {
+        let g = Grammar::from_lark(
+            r#"start: "[" (NUM ("," NUM)*)? "]"
+               NUM: /[0-9]+/"#,
+        )
+        .unwrap();
+        let mut tokens: Vec<Vec<u8>> = ["[", "]", ",", "1]", ",1"].iter().map(|t| t.as_bytes().to_vec()).collect();
+        tokens.extend((0..1000).map(|n| n.to_string().into_bytes()));
+        let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
+        let c = StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab);
+        c.build_eager().unwrap();
+        c
+    }
+
+    /// The artifact of `c` with its payload and words changed by `change`, digest redone.
+    fn crafted(c: &StackClassifier, change: impl FnOnce(&mut Payload, &mut Vec<u32>)) -> Vec<u8> {
+        let bytes = c.to_artifact().unwrap();
+        let layout = Layout::check(&bytes).unwrap();
+        let mut payload = decode_payload(&bytes[layout.meta]).unwrap();
+        let mut words = WordBuffer::from_le_bytes(&bytes[layout.words]).unwrap().words().to_vec();
+        change(&mut payload, &mut words);
+        encode(&postcard::to_stdvec(&payload).unwrap(), &words)
+    }
+
+    fn refusal(c: &StackClassifier, bytes: &[u8]) -> String {
+        match StackClassifier::from_artifact(bytes, Arc::clone(c.vocab()), &ArtifactConfig::default()) {
+            Err(Error::Artifact { at, reason }) => format!("{at}: {reason}"),
+            Err(e) => panic!("expected an artifact error, got {e}"),
+            Ok(_) => panic!("expected an artifact error, got a classifier"),
+        }
+    }
+
+    #[test]
+    fn well_formed_but_inconsistent_artifacts_are_refused() {
+        let c = built();
+        let vocab_len = c.vocab().len() as u32;
+        let unchanged = crafted(&c, |_, _| {});
+        let loaded = StackClassifier::from_artifact(&unchanged, Arc::clone(c.vocab()), &ArtifactConfig::default()).unwrap();
+        assert_eq!(loaded.stats(), c.stats());
+        let automaton = |p: &mut Payload| p.rows.iter().position(|r| r.automaton.as_ref().is_some_and(|a| !a.large.is_empty())).unwrap();
+
+        let past_row = crafted(&c, |p, _| p.rows[0].classes[0].tokens.1 = p.rows[0].tokens.len as u32 + 1);
+        assert!(refusal(&c, &past_row).contains("of the row's"), "{}", refusal(&c, &past_row));
+
+        let unknown_token = crafted(&c, |p, words| {
+            let class = &p.rows[0].classes[0];
+            words[(p.rows[0].tokens.start + class.tokens.1 as u64 - 1) as usize] = vocab_len;
+        });
+        assert!(refusal(&c, &unknown_token).contains(&format!("token {vocab_len}; the vocabulary has {vocab_len}")));
+
+        let descending = crafted(&c, |p, words| {
+            let row = p.rows.iter().find(|r| r.classes.iter().any(|c| c.tokens.1 - c.tokens.0 > 1)).unwrap();
+            let class = row.classes.iter().find(|c| c.tokens.1 - c.tokens.0 > 1).unwrap();
+            let at = (row.tokens.start + class.tokens.0 as u64) as usize;
+            words.swap(at, at + 1);
+        });
+        assert!(refusal(&c, &descending).contains("not ascending"));
+
+        let stray_bit = crafted(&c, |p, words| {
+            let row = automaton(p);
+            let (_, span) = p.rows[row].automaton.as_ref().unwrap().large[0];
+            words[(span.start + span.len - 1) as usize] |= 1 << 31;
+        });
+        assert!(refusal(&c, &stray_bit).contains("bits past the vocabulary"));
+
+        let no_bitmap = crafted(&c, |p, _| {
+            let row = automaton(p);
+            p.rows[row].automaton.as_mut().unwrap().large.clear();
+        });
+        assert!(refusal(&c, &no_bitmap).contains("large-class bitmaps"));
+
+        let out_of_section = crafted(&c, |p, words| p.rows[0].tokens.start = words.len() as u64);
+        assert!(refusal(&c, &out_of_section).contains("past the"));
+
+        let no_sequence = crafted(&c, |p, _| p.rows[0].classes[0].sequence = u32::MAX);
+        assert!(refusal(&c, &no_sequence).contains("lexeme sequence"));
+    }
 }

@@ -77,7 +77,7 @@ impl LexemeTrie {
     /// Fold `row`'s classes into a trie; `capacity` is the terminal-set capacity of the
     /// LR tables.
     pub fn new(row: &SpannerRow, lexer: &Lexer, capacity: usize) -> LexemeTrie {
-        let mut builder = Builder::new(lexer, capacity);
+        let mut builder = Builder::new(lexer, capacity, row.classes().len());
         // Classes come ordered by lexeme sequence, so a sequence shares with the
         // previous one exactly the prefix they have in common: each class walks down
         // only from there, creating the nodes past it (`path[i]`: the node after `i`
@@ -181,23 +181,25 @@ struct Builder<'a> {
     on_arrival: Vec<(u32, u32)>,
     /// (node, terminal-set index, class) of waiting classes.
     waiting: Vec<(u32, u32, u32)>,
-    end_kinds: HashMap<LexState, EndKind>,
+    /// By lexer state, once met as an end state.
+    end_kinds: Vec<Option<EndKind>>,
     sets: Vec<TerminalSet>,
     set_ids: HashMap<TerminalSet, u32>,
 }
 
 impl<'a> Builder<'a> {
-    fn new(lexer: &'a Lexer, capacity: usize) -> Builder<'a> {
+    /// A builder for a row of `classes` classes.
+    fn new(lexer: &'a Lexer, capacity: usize, classes: usize) -> Builder<'a> {
         Builder {
             lexer,
             capacity,
             node_count: 1,
-            edges: Vec::new(),
+            edges: Vec::with_capacity(classes),
             lexemes: Vec::new(),
             lexeme_ids: HashMap::new(),
             on_arrival: Vec::new(),
-            waiting: Vec::new(),
-            end_kinds: HashMap::new(),
+            waiting: Vec::with_capacity(classes),
+            end_kinds: vec![None; lexer.state_count()],
             sets: Vec::new(),
             set_ids: HashMap::new(),
         }
@@ -229,7 +231,7 @@ impl<'a> Builder<'a> {
     }
 
     fn end_kind(&mut self, end: LexState) -> EndKind {
-        if let Some(&kind) = self.end_kinds.get(&end) {
+        if let Some(kind) = self.end_kinds[end.index()] {
             return kind;
         }
         let completable = self.lexer.completable(end);
@@ -239,7 +241,7 @@ impl<'a> Builder<'a> {
             // Re-sized to the LR tables' capacity (lexer sets have no end marker).
             EndKind::Waiting(self.intern_set(TerminalSet::with_ids(self.capacity, completable.iter())))
         };
-        self.end_kinds.insert(end, kind);
+        self.end_kinds[end.index()] = Some(kind);
         kind
     }
 

@@ -169,3 +169,24 @@ fn damaged_or_foreign_artifacts_are_refused_with_the_reason() {
     let foreign = StackClassifier::from_artifact(&bytes, Arc::clone(other.vocab()), &ArtifactConfig::default());
     assert_eq!(artifact_error(foreign).0, "vocabulary");
 }
+
+#[test]
+fn an_artifact_file_is_read_in_place_and_masks_exactly() {
+    let full = ClassifierConfig { eager_depth: usize::MAX, ..Default::default() };
+    let c = classifier(JSONISH, JSONISH_TOKENS, full);
+    c.build_eager().unwrap();
+    let path = std::env::temp_dir().join(format!("stackmask-test-{}-mapped.smc", std::process::id()));
+    std::fs::write(&path, c.to_artifact().unwrap()).unwrap();
+    let opened = StackClassifier::open_artifact(&path, Arc::clone(c.vocab()), &ArtifactConfig::default());
+    std::fs::remove_file(&path).unwrap(); // the mapping keeps the pages
+    let opened = Arc::new(opened.unwrap());
+    assert_eq!(opened.stats(), c.stats());
+    assert!(opened.spanner().row(opened.compiled().lexer().start()).all_tokens().is_shared(), "token ids are read from the file");
+    check_text(&opened, r#"[{"a": [1, 12]}, "aa", [[]]]"#);
+    assert_eq!(opened.to_artifact().unwrap(), c.to_artifact().unwrap(), "a mapped classifier writes the same artifact");
+
+    match StackClassifier::open_artifact(&path, Arc::clone(c.vocab()), &ArtifactConfig::default()) {
+        Err(Error::Io { path: p, .. }) => assert_eq!(p, path.display().to_string()),
+        other => panic!("expected an I/O error for a missing file, got {other:?}"),
+    }
+}
