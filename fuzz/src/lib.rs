@@ -331,8 +331,12 @@ pub fn matcher_ops(data: &[u8]) {
 // ---------------------------------------------------------------------------------------
 // Serialized classifier artifacts → load → masks.
 
-/// Bytes before an artifact's payload: magic (8), format version (4), xxh3-64 digest (8).
-const ARTIFACT_HEADER: usize = 20;
+/// Bytes of an artifact's header: magic (8), format version (4), reserved (4), metadata
+/// length (8), word count (8), digest (8). The format is documented in
+/// `stackmask::classifier`'s artifact module; this harness writes it independently.
+const ARTIFACT_HEADER: usize = 40;
+/// The digest covers the header up to the digest, then the rest in chunks of this size.
+const DIGEST_CHUNK: usize = 4 << 20;
 
 /// The matcher grammars' eager classifiers, written as artifacts.
 pub fn written_artifacts() -> &'static [Vec<u8>] {
@@ -348,25 +352,51 @@ pub fn written_artifacts() -> &'static [Vec<u8>] {
     })
 }
 
-/// Per fixture grammar, the [`artifact_load`] input that holds its written payload
-/// untouched: the grammar choice, then the payload.
+/// An [`artifact_load`] body (after the grammar choice) as it is read: the metadata
+/// length (`u32`, little endian), then the metadata, then the word section's bytes.
+fn artifact_body(artifact: &[u8]) -> Vec<u8> {
+    let meta_len = u64::from_le_bytes(artifact[16..24].try_into().unwrap()) as usize;
+    let words_at = (ARTIFACT_HEADER + meta_len).next_multiple_of(8);
+    let meta = &artifact[ARTIFACT_HEADER..ARTIFACT_HEADER + meta_len];
+    [&(meta_len as u32).to_le_bytes()[..], meta, &artifact[words_at..]].concat()
+}
+
+/// Per fixture grammar, the [`artifact_load`] input that holds its written artifact
+/// untouched: the grammar choice, then the body.
 pub fn untouched_artifact_inputs() -> Vec<Vec<u8>> {
-    let input = |(choice, artifact): (usize, &Vec<u8>)| [&[choice as u8], &artifact[ARTIFACT_HEADER..]].concat();
+    let input = |(choice, artifact): (usize, &Vec<u8>)| [vec![choice as u8], artifact_body(artifact)].concat();
     written_artifacts().iter().enumerate().map(input).collect()
 }
 
-/// `payload` behind the magic and version of a written artifact and its own digest.
-fn wrap_artifact(payload: &[u8]) -> Vec<u8> {
+/// `body` (metadata length, metadata, words) behind the magic and version of a written
+/// artifact, with section lengths and a digest that match (words cut to whole words).
+fn wrap_artifact(body: &[u8]) -> Vec<u8> {
+    let (len, rest) = body.split_at(body.len().min(4));
+    let meta_len = (u32::from_le_bytes([len, &[0; 4]].concat()[..4].try_into().unwrap()) as usize).min(rest.len());
+    let (meta, words) = rest.split_at(meta_len);
+    let words = &words[..words.len() / 4 * 4];
     let mut bytes = written_artifacts()[0][..12].to_vec();
-    bytes.extend_from_slice(&xxhash_rust::xxh3::xxh3_64(payload).to_le_bytes());
-    bytes.extend_from_slice(payload);
+    bytes.extend_from_slice(&0u32.to_le_bytes());
+    bytes.extend_from_slice(&(meta.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&(words.len() as u64 / 4).to_le_bytes());
+    bytes.extend_from_slice(&0u64.to_le_bytes());
+    bytes.extend_from_slice(meta);
+    bytes.resize((ARTIFACT_HEADER + meta.len()).next_multiple_of(8), 0);
+    bytes.extend_from_slice(words);
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&bytes[..32]);
+    for chunk in bytes[ARTIFACT_HEADER..].chunks(DIGEST_CHUNK) {
+        hasher.update(&xxhash_rust::xxh3::xxh3_64(chunk).to_le_bytes());
+    }
+    let digest = hasher.digest();
+    bytes[32..ARTIFACT_HEADER].copy_from_slice(&digest.to_le_bytes());
     bytes
 }
 
-/// Arbitrary bytes as the payload of a classifier artifact for the matcher fixture's
-/// vocabulary, behind a valid header and digest so that every input reaches the decoder
-/// and the checks behind it (the header's own checks are unit tests). The first byte
-/// picks the grammar whose written payload counts as untouched.
+/// Arbitrary bytes as the body of a classifier artifact for the matcher fixture's
+/// vocabulary (see [`wrap_artifact`]), behind a valid header and digest so that every
+/// input reaches the decoder and the checks behind it (the header's own checks are unit
+/// tests). The first byte picks the grammar whose written artifact counts as untouched.
 ///
 /// Loading returns a classifier or an artifact, IR, grammar-compile or limit error. A
 /// loaded classifier computes masks along a walk without panicking; one loaded from the
@@ -374,10 +404,10 @@ fn wrap_artifact(payload: &[u8]) -> Vec<u8> {
 pub fn artifact_load(data: &[u8]) {
     let Some((&choice, payload)) = data.split_first() else { return };
     let fixture = matcher_fixture();
-    let pristine = &written_artifacts()[choice as usize % fixture.classifiers.len()][ARTIFACT_HEADER..];
+    let pristine = artifact_body(&written_artifacts()[choice as usize % fixture.classifiers.len()]);
     let config = ArtifactConfig { compile: small_config(), classifier: ClassifierConfig::default() };
     match StackClassifier::from_artifact(&wrap_artifact(payload), Arc::clone(&fixture.vocab), &config) {
-        Ok(classifier) => walk_loaded(Arc::new(classifier), payload == pristine),
+        Ok(classifier) => walk_loaded(Arc::new(classifier), payload == &pristine[..]),
         Err(e) => assert!(
             matches!(
                 e,
