@@ -16,12 +16,14 @@
 //!
 //! * **metadata**, in [postcard]'s wire format: the grammar IR; 64-bit fingerprints of
 //!   its compiled lexer and LR tables and of the vocabulary ([`Vocabulary::fingerprint`]);
-//!   per lexer state whose spanner row is built, the row's classes (lexemes, end state,
-//!   the span of its token ids), and the automaton when one is built: the spans of its
-//!   large-class bitmaps, its configuration sets, its token sets (class lists, and the
-//!   spans of the sparse ids or dense bitmap each is written from) and its edges;
-//! * **words**, from the next multiple of 8 bytes: every token-id list and token bitmap,
-//!   as little-endian `u32`s. Spans index this section.
+//!   every distinct lexeme and lexeme sequence once; per lexer state whose spanner row is
+//!   built, the spans of its token ids and of its class table, and the automaton when
+//!   one is built: the spans of its large-class bitmaps, its configuration sets, its
+//!   token sets (class lists, and the spans of the sparse ids or dense bitmap each is
+//!   written from) and its edges;
+//! * **words**, from the next multiple of 8 bytes: every row's token ids and class table
+//!   (four words a class: lexeme sequence, end state, token range in the row), every
+//!   large-class bitmap and token set, as little-endian `u32`s. Spans index this section.
 //!
 //! The words are what a built classifier spends its memory on (hundreds of MB for a Java
 //! grammar with a 128k vocabulary), so loading never decodes them: a mapped file is read
@@ -114,17 +116,31 @@ struct RowRecord {
     state: LexState,
     /// The token ids of every class, class after class.
     tokens: Span,
-    classes: Vec<ClassRecord>,
+    /// The classes, [`ClassRecord::WORDS`] words each (a Java row has thousands: read in
+    /// place, not decoded).
+    classes: Span,
     automaton: Option<AutomatonRecord>,
 }
 
-#[derive(Serialize, Deserialize)]
+/// A class as words of the word section.
 struct ClassRecord {
     /// Index into the payload's `sequences`.
     sequence: u32,
-    end: LexState,
+    end: u32,
     /// Where its ascending token ids are in the row's `tokens`.
-    tokens: (u32, u32),
+    tokens: Range<u32>,
+}
+
+impl ClassRecord {
+    const WORDS: usize = 4;
+
+    fn to_words(&self) -> [u32; ClassRecord::WORDS] {
+        [self.sequence, self.end, self.tokens.start, self.tokens.end]
+    }
+
+    fn from_words(words: &[u32]) -> ClassRecord {
+        ClassRecord { sequence: words[0], end: words[1], tokens: words[2]..words[3] }
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -345,15 +361,15 @@ impl StackClassifier {
         sequences: &mut SequenceTable<'a>,
         words: &mut WordSection,
     ) -> RowRecord {
-        let classes = row
+        let classes: Vec<u32> = row
             .classes()
             .iter()
-            .map(|class| ClassRecord {
-                sequence: sequences.intern(&class.lexemes),
-                end: class.end,
-                tokens: (class.tokens.start, class.tokens.end),
+            .flat_map(|class| {
+                let sequence = sequences.intern(&class.lexemes);
+                ClassRecord { sequence, end: class.end.index() as u32, tokens: class.tokens.clone() }.to_words()
             })
             .collect();
+        let classes = words.push(&classes);
         let tokens = words.push(row.all_tokens());
         let automaton = self.automata[q.index()].get().map(|automaton| AutomatonRecord::of(automaton, words));
         RowRecord { state: q, tokens, classes, automaton }
@@ -582,13 +598,17 @@ fn row_from_record(record: RowRecord, compiled: &CompiledGrammar, sequences: &[A
         return Err(artifact_error("rows", reason));
     }
     let at = |what: String| format!("row of lexer state {}{what}", q.index());
-    let tokens = section.words(record.tokens).map_err(|reason| Error::Artifact { at: at(String::new()), reason })?;
-    let classes = record
-        .classes
-        .into_iter()
+    let words = |span| section.words(span).map_err(|reason| Error::Artifact { at: at(String::new()), reason });
+    let (tokens, classes) = (words(record.tokens)?, words(record.classes)?);
+    if classes.len() % ClassRecord::WORDS != 0 {
+        let reason = format!("{} words of classes, not a multiple of {}", classes.len(), ClassRecord::WORDS);
+        return Err(Error::Artifact { at: at(String::new()), reason });
+    }
+    let classes = classes
+        .chunks_exact(ClassRecord::WORDS)
         .enumerate()
         .map(|(i, class)| {
-            class_from_record(class, compiled, sequences, &tokens, section.vocab_len)
+            class_from_record(ClassRecord::from_words(class), compiled, sequences, &tokens, section.vocab_len)
                 .map_err(|reason| Error::Artifact { at: at(format!(", class {i}")), reason })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -605,15 +625,16 @@ fn class_from_record(
     let lexemes = sequences
         .get(record.sequence as usize)
         .ok_or_else(|| format!("lexeme sequence {}; {} were written", record.sequence, sequences.len()))?;
-    if record.end.index() >= compiled.lexer().state_count() {
-        return Err(format!("end state {}; the lexer has {}", record.end.index(), compiled.lexer().state_count()));
+    let end = record.end as usize;
+    if end >= compiled.lexer().state_count() || LexState::from_index(end).is_dead() {
+        return Err(format!("end state {end}; the lexer has live states 1..{}", compiled.lexer().state_count()));
     }
-    let (start, end) = record.tokens;
+    let Range { start, end: stop } = record.tokens;
     let tokens = row_tokens
-        .get(start as usize..end as usize)
-        .ok_or_else(|| format!("tokens {start}..{end} of the row's {}", row_tokens.len()))?;
+        .get(start as usize..stop as usize)
+        .ok_or_else(|| format!("tokens {start}..{stop} of the row's {}", row_tokens.len()))?;
     check_token_ids(tokens, vocab_len)?;
-    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: record.end, tokens: start..end })
+    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: LexState::from_index(end), tokens: start..stop })
 }
 
 fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {
@@ -762,21 +783,29 @@ mod tests {
         let unchanged = crafted(&c, |_, _| {});
         let loaded = StackClassifier::from_artifact(&unchanged, Arc::clone(c.vocab()), &ArtifactConfig::default()).unwrap();
         assert_eq!(loaded.stats(), c.stats());
+        // The words of class `i` of row `r`.
+        let class = |p: &Payload, r: usize, i: usize| {
+            let at = p.rows[r].classes.start as usize + i * ClassRecord::WORDS;
+            at..at + ClassRecord::WORDS
+        };
         let automaton = |p: &mut Payload| p.rows.iter().position(|r| r.automaton.as_ref().is_some_and(|a| !a.large.is_empty())).unwrap();
 
-        let past_row = crafted(&c, |p, _| p.rows[0].classes[0].tokens.1 = p.rows[0].tokens.len as u32 + 1);
+        let past_row = crafted(&c, |p, words| words[class(p, 0, 0)][3] = p.rows[0].tokens.len as u32 + 1);
         assert!(refusal(&c, &past_row).contains("of the row's"), "{}", refusal(&c, &past_row));
 
         let unknown_token = crafted(&c, |p, words| {
-            let class = &p.rows[0].classes[0];
-            words[(p.rows[0].tokens.start + class.tokens.1 as u64 - 1) as usize] = vocab_len;
+            let record = ClassRecord::from_words(&words[class(p, 0, 0)]);
+            words[(p.rows[0].tokens.start + record.tokens.end as u64 - 1) as usize] = vocab_len;
         });
         assert!(refusal(&c, &unknown_token).contains(&format!("token {vocab_len}; the vocabulary has {vocab_len}")));
 
         let descending = crafted(&c, |p, words| {
-            let row = p.rows.iter().find(|r| r.classes.iter().any(|c| c.tokens.1 - c.tokens.0 > 1)).unwrap();
-            let class = row.classes.iter().find(|c| c.tokens.1 - c.tokens.0 > 1).unwrap();
-            let at = (row.tokens.start + class.tokens.0 as u64) as usize;
+            let (record, row) = (0..p.rows.len())
+                .flat_map(|r| (0..p.rows[r].classes.len as usize / ClassRecord::WORDS).map(move |i| (r, i)))
+                .map(|(r, i)| (ClassRecord::from_words(&words[class(p, r, i)]), r))
+                .find(|(record, _)| record.tokens.len() > 1)
+                .unwrap();
+            let at = (p.rows[row].tokens.start + record.tokens.start as u64) as usize;
             words.swap(at, at + 1);
         });
         assert!(refusal(&c, &descending).contains("not ascending"));
@@ -797,7 +826,13 @@ mod tests {
         let out_of_section = crafted(&c, |p, words| p.rows[0].tokens.start = words.len() as u64);
         assert!(refusal(&c, &out_of_section).contains("past the"));
 
-        let no_sequence = crafted(&c, |p, _| p.rows[0].classes[0].sequence = u32::MAX);
+        let no_sequence = crafted(&c, |p, words| words[class(p, 0, 0)][0] = u32::MAX);
         assert!(refusal(&c, &no_sequence).contains("lexeme sequence"));
+
+        let dead_end = crafted(&c, |p, words| words[class(p, 0, 0)][1] = 0);
+        assert!(refusal(&c, &dead_end).contains("end state 0"));
+
+        let ragged = crafted(&c, |p, _| p.rows[0].classes.len -= 1);
+        assert!(refusal(&c, &ragged).contains("not a multiple"));
     }
 }
