@@ -79,6 +79,20 @@ impl PartialEq for Words {
 
 impl Eq for Words {}
 
+/// Hashes as the `[u32]` it derefs to, so that maps keyed by [`Words`] are looked up
+/// with slices.
+impl std::hash::Hash for Words {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self[..].hash(state)
+    }
+}
+
+impl std::borrow::Borrow<[u32]> for Words {
+    fn borrow(&self) -> &[u32] {
+        self
+    }
+}
+
 impl fmt::Debug for Words {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self[..].fmt(f)

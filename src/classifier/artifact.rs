@@ -19,11 +19,12 @@
 //!   every distinct lexeme and lexeme sequence once; per lexer state whose spanner row is
 //!   built, the spans of its token ids and of its class table, and the automaton when
 //!   one is built: the spans of its large-class bitmaps, its configuration sets, its
-//!   token sets (class lists, and the spans of the sparse ids or dense bitmap each is
-//!   written from) and its edges;
+//!   token sets (the spans of their class lists and of the sparse ids or dense bitmap
+//!   each is written from) and its edges;
 //! * **words**, from the next multiple of 8 bytes: every row's token ids and class table
 //!   (four words a class: lexeme sequence, end state, token range in the row), every
-//!   large-class bitmap and token set, as little-endian `u32`s. Spans index this section.
+//!   large-class bitmap, token set and token set's class list, as little-endian `u32`s.
+//!   Spans index this section.
 //!
 //! The words are what a built classifier spends its memory on (hundreds of MB for a Java
 //! grammar with a 128k vocabulary), so loading never decodes them: a mapped file is read
@@ -157,7 +158,7 @@ struct AutomatonRecord {
 #[derive(Serialize, Deserialize)]
 struct OutputRecord {
     /// The row's class indices the set holds (its key when edges are built later).
-    classes: Vec<u32>,
+    classes: Span,
     form: OutputForm,
 }
 
@@ -398,9 +399,9 @@ impl AutomatonRecord {
         let large = large.into_iter().map(|(c, bits)| (c, words.push(bits))).collect();
         let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
         let states = dfa.states.iter().map(|configs| configs.to_vec()).collect();
-        let mut classes = vec![Vec::new(); dfa.outputs.len()];
+        let mut classes = vec![&[][..]; dfa.outputs.len()];
         for (set, &id) in &dfa.output_ids {
-            classes[id as usize] = set.to_vec();
+            classes[id as usize] = &set[..];
         }
         let outputs = classes
             .into_iter()
@@ -410,7 +411,7 @@ impl AutomatonRecord {
                     Output::Sparse { large, tokens } => OutputForm::Sparse { large: large.to_vec(), tokens: words.push(tokens) },
                     Output::Dense(bits) => OutputForm::Dense(words.push(bits)),
                 };
-                OutputRecord { classes, form }
+                OutputRecord { classes: words.push(classes), form }
             })
             .collect();
         let mut edges: Vec<(u32, LrState, Edge)> = dfa.edges.iter().map(|(&(state, lr), &edge)| (state, lr, edge)).collect();
@@ -682,8 +683,9 @@ fn restore_dfa(
     }
     for (id, record) in outputs.into_iter().enumerate() {
         let output = output_from_record(automaton, record.form, section).map_err(|reason| format!("token set {id}: {reason}"))?;
-        check_output_classes(automaton, &record.classes, &dfa).map_err(|reason| format!("token set {id}: {reason}"))?;
-        dfa.push_output(record.classes.into_boxed_slice(), output);
+        let classes = section.words(record.classes).map_err(|reason| format!("token set {id}: {reason}"))?;
+        check_output_classes(automaton, &classes, &dfa).map_err(|reason| format!("token set {id}: {reason}"))?;
+        dfa.push_output(classes, output);
     }
     for (state, lr, edge) in edges {
         check_edge(&dfa, state, lr, edge, lr_states)?;

@@ -235,7 +235,7 @@ struct Dfa {
     edges: HashMap<(u32, LrState), Edge>,
     /// One token set per distinct set of accepted classes.
     outputs: Vec<Output>,
-    output_ids: HashMap<Box<[u32]>, u32>,
+    output_ids: HashMap<Words, u32>,
     /// Bytes added since [`Dfa::new`], all of them also counted in the classifier's total.
     bytes: usize,
     overflowed: usize,
@@ -278,11 +278,11 @@ impl Dfa {
             return id;
         }
         let output = Output::new(&classes, automaton, words);
-        self.push_output(classes.into_boxed_slice(), output)
+        self.push_output(classes.into(), output)
     }
 
     /// Add `output`, the token set of `classes` (not interned yet); its id.
-    fn push_output(&mut self, classes: Box<[u32]>, output: Output) -> u32 {
+    fn push_output(&mut self, classes: Words, output: Output) -> u32 {
         let id = self.outputs.len() as u32;
         self.bytes += output.bytes() + classes.len() * 4 + 64;
         self.outputs.push(output);
