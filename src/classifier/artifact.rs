@@ -302,10 +302,9 @@ impl StackClassifier {
         // caller must uphold (no truncation while mapped) is documented above. Changed
         // bytes are caught by the digest at load, or read as other (in-range) words.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-        let layout = Layout::check(&map)?;
-        let payload = decode_payload(&map[layout.meta.clone()])?;
+        let (layout, payload, compiled) = read(&map, &vocab, config)?;
         let words = WordBuffer::from_mapped(map, layout.words).ok_or_else(|| artifact_error("words", "not whole words"))?;
-        StackClassifier::from_payload(payload, Arc::new(words), vocab, config)
+        StackClassifier::from_payload(payload, compiled, Arc::new(words), vocab, config)
     }
 
     /// Load an artifact written by [`StackClassifier::to_artifact`] for the vocabulary
@@ -318,25 +317,20 @@ impl StackClassifier {
     ///
     /// See [`StackClassifier::to_artifact`] for an example.
     pub fn from_artifact(bytes: &[u8], vocab: Arc<Vocabulary>, config: &ArtifactConfig) -> Result<StackClassifier> {
-        let layout = Layout::check(bytes)?;
-        let payload = decode_payload(&bytes[layout.meta])?;
+        let (layout, payload, compiled) = read(bytes, &vocab, config)?;
         let words =
             WordBuffer::from_le_bytes(&bytes[layout.words]).ok_or_else(|| artifact_error("words", "not whole words"))?;
-        StackClassifier::from_payload(payload, Arc::new(words), vocab, config)
+        StackClassifier::from_payload(payload, compiled, Arc::new(words), vocab, config)
     }
 
+    /// The classifier of a checked artifact's metadata and words.
     fn from_payload(
         payload: Payload,
+        compiled: Arc<CompiledGrammar>,
         words: Arc<WordBuffer>,
         vocab: Arc<Vocabulary>,
         config: &ArtifactConfig,
     ) -> Result<StackClassifier> {
-        check_vocabulary(&payload, &vocab)?;
-        let compiled = Arc::new(compile(payload.grammar, &config.compile)?);
-        if compiled_fingerprint(&compiled)? != payload.compiled_fingerprint {
-            let reason = "this build compiles the grammar to other lexer or LR tables than the build that wrote it";
-            return Err(artifact_error("grammar", reason));
-        }
         let sequences = lexeme_sequences(payload.lexemes, payload.sequences, &compiled)?;
         let section = Section { buffer: &words, vocab_len: vocab.len() };
         let rows = payload
@@ -453,8 +447,34 @@ struct Layout {
     words: Range<usize>,
 }
 
+/// `bytes`' layout, metadata and compiled grammar. The digest is verified while the
+/// metadata is decoded and its grammar compiled, on another core (decoding unverified
+/// bytes is as safe as decoding any: it checks everything it reads); a digest mismatch
+/// is the error reported when both fail.
+fn read(bytes: &[u8], vocab: &Vocabulary, config: &ArtifactConfig) -> Result<(Layout, Payload, Arc<CompiledGrammar>)> {
+    let layout = Layout::read(bytes)?;
+    let (verified, prepared) = rayon::join(|| layout.verify(bytes), || prepare(&bytes[layout.meta.clone()], vocab, &config.compile));
+    verified?;
+    let (payload, compiled) = prepared?;
+    Ok((layout, payload, compiled))
+}
+
+/// The decoded metadata, for `vocab`, and its grammar compiled to the tables it was
+/// written with.
+fn prepare(meta: &[u8], vocab: &Vocabulary, config: &CompileConfig) -> Result<(Payload, Arc<CompiledGrammar>)> {
+    let payload = decode_payload(meta)?;
+    check_vocabulary(&payload, vocab)?;
+    let compiled = Arc::new(compile(payload.grammar.clone(), config)?);
+    if compiled_fingerprint(&compiled)? != payload.compiled_fingerprint {
+        let reason = "this build compiles the grammar to other lexer or LR tables than the build that wrote it";
+        return Err(artifact_error("grammar", reason));
+    }
+    Ok((payload, compiled))
+}
+
 impl Layout {
-    fn check(bytes: &[u8]) -> Result<Layout> {
+    /// The sections the header gives, once they add up to `bytes`' length.
+    fn read(bytes: &[u8]) -> Result<Layout> {
         if bytes.len() < HEADER_BYTES {
             return Err(artifact_error("header", format!("{} bytes, shorter than the {HEADER_BYTES}-byte header", bytes.len())));
         }
@@ -474,13 +494,18 @@ impl Layout {
             let reason = format!("{} bytes where the header gives other section lengths: the artifact is corrupt or truncated", bytes.len());
             return Err(artifact_error("header", reason));
         };
-        if digest(bytes) != u64_at(DIGESTED_HEADER) {
+        Ok(Layout { meta: HEADER_BYTES..HEADER_BYTES + meta_len as usize, words: words_at..end })
+    }
+
+    /// That the digest matches and the reserved bytes are zero.
+    fn verify(&self, bytes: &[u8]) -> Result<()> {
+        if digest(bytes).to_le_bytes() != bytes[DIGESTED_HEADER..HEADER_BYTES] {
             return Err(artifact_error("payload", "digest mismatch: the artifact is corrupt or truncated"));
         }
-        if u32_at(12) != 0 || bytes[HEADER_BYTES + meta_len as usize..words_at].iter().any(|&b| b != 0) {
+        if bytes[12..16] != [0; 4] || bytes[self.meta.end..self.words.start].iter().any(|&b| b != 0) {
             return Err(artifact_error("header", "reserved bytes are not zero"));
         }
-        Ok(Layout { meta: HEADER_BYTES..HEADER_BYTES + meta_len as usize, words: words_at..end })
+        Ok(())
     }
 }
 
@@ -494,7 +519,10 @@ fn decode_payload(meta: &[u8]) -> Result<Payload> {
 
 /// That `tokens` are ascending ids below `vocab_len`.
 fn check_token_ids(tokens: &[u32], vocab_len: usize) -> Result<(), String> {
-    if let Some(pair) = tokens.windows(2).find(|pair| pair[0] >= pair[1]) {
+    // A branch-free pass first (it vectorizes: rows hold tens of millions of ids).
+    let ascending = tokens.windows(2).fold(true, |ok, pair| ok & (pair[0] < pair[1]));
+    let out_of_order = || tokens.windows(2).find(|pair| pair[0] >= pair[1]);
+    if let Some(pair) = (!ascending).then(out_of_order).flatten() {
         return Err(format!("tokens are not ascending ({} then {})", pair[0], pair[1]));
     }
     match tokens.last() {
@@ -582,10 +610,11 @@ fn lexeme_sequences(lexemes: Vec<Lexeme>, sequences: Vec<Vec<u32>>, compiled: &C
         }
     }
     let sequence = |(i, ids): (usize, Vec<u32>)| {
-        let lexeme = |&id: &u32| lexemes.get(id as usize).cloned();
-        ids.iter().map(lexeme).collect::<Option<Arc<[Lexeme]>>>().ok_or_else(|| {
-            artifact_error(&format!("lexeme sequence {i}"), format!("names a lexeme past the {} written", lexemes.len()))
-        })
+        if ids.iter().any(|&id| id as usize >= lexemes.len()) {
+            let reason = format!("names a lexeme past the {} written", lexemes.len());
+            return Err(artifact_error(&format!("lexeme sequence {i}"), reason));
+        }
+        Ok(ids.iter().map(|&id| lexemes[id as usize].clone()).collect::<Arc<[Lexeme]>>())
     };
     sequences.into_par_iter().enumerate().map(sequence).collect()
 }
@@ -763,7 +792,7 @@ mod tests {
     /// The artifact of `c` with its payload and words changed by `change`, digest redone.
     fn crafted(c: &StackClassifier, change: impl FnOnce(&mut Payload, &mut Vec<u32>)) -> Vec<u8> {
         let bytes = c.to_artifact().unwrap();
-        let layout = Layout::check(&bytes).unwrap();
+        let layout = Layout::read(&bytes).unwrap();
         let mut payload = decode_payload(&bytes[layout.meta]).unwrap();
         let mut words = WordBuffer::from_le_bytes(&bytes[layout.words]).unwrap().words().to_vec();
         change(&mut payload, &mut words);

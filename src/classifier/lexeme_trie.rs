@@ -256,13 +256,12 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self, max_lexemes: usize) -> LexemeTrie {
         let mut nodes = vec![TrieNode::default(); self.node_count as usize];
-        // Stable sorts: a node's edges stay in creation order.
-        self.edges.sort_by_key(|&(node, _)| node);
-        for_each_run(&self.edges, |&(node, _)| node, |node, run| nodes[node as usize].edges = run);
-        let edges = std::mem::take(&mut self.edges).into_iter().map(|(_, edge)| edge).collect();
+        let edges = self.edges_by_node(&mut nodes);
 
         let mut classes = Vec::with_capacity(self.on_arrival.len() + self.waiting.len());
-        self.on_arrival.sort_unstable();
+        // Stable sorts of lists pushed in class order, so classes stay ascending; on
+        // sorted rows the nodes already are, and the sorts only check.
+        self.on_arrival.sort_by_key(|&(node, _)| node);
         for_each_run(&self.on_arrival, |&(node, _)| node, |node, run| nodes[node as usize].on_arrival = run);
         classes.extend(self.on_arrival.iter().map(|&(_, class)| class));
 
@@ -271,7 +270,7 @@ impl<'a> Builder<'a> {
         rank.sort_by(|&a, &b| self.sets[a as usize].iter().cmp(self.sets[b as usize].iter()));
         let mut rank_of = vec![0u32; self.sets.len()];
         rank.iter().enumerate().for_each(|(r, &set)| rank_of[set as usize] = r as u32);
-        self.waiting.sort_unstable_by_key(|&(node, set, class)| (node, rank_of[set as usize], class));
+        self.waiting.sort_by_key(|&(node, set, _)| (node, rank_of[set as usize]));
         let offset = classes.len() as u32;
         classes.extend(self.waiting.iter().map(|&(_, _, class)| class));
         let mut groups = Vec::new();
@@ -290,6 +289,27 @@ impl<'a> Builder<'a> {
             nodes[node as usize].waiting_terminals = Some(self.intern_set(union));
         });
         LexemeTrie { nodes, edges, groups, classes, lexemes: self.lexemes, sets: self.sets, max_lexemes }
+    }
+}
+
+impl Builder<'_> {
+    /// The edges laid out node after node (each node's in creation order), with each
+    /// node's range set: a counting sort by parent.
+    fn edges_by_node(&mut self, nodes: &mut [TrieNode]) -> Vec<TrieEdge> {
+        let mut next = vec![0u32; nodes.len() + 1];
+        self.edges.iter().for_each(|&(node, _)| next[node as usize + 1] += 1);
+        for i in 1..next.len() {
+            next[i] += next[i - 1];
+        }
+        for (node, range) in nodes.iter_mut().enumerate() {
+            range.edges = next[node]..next[node + 1];
+        }
+        let mut edges = vec![TrieEdge { lexeme: 0, child: 0 }; self.edges.len()];
+        for &(node, edge) in &self.edges {
+            edges[next[node as usize] as usize] = edge;
+            next[node as usize] += 1;
+        }
+        edges
     }
 }
 
