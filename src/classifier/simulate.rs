@@ -112,18 +112,41 @@ pub(crate) struct Simulator<'a> {
     pub limits: Limits,
 }
 
-struct Run {
+/// The work lists of [`Simulator::read`], kept between reads (one per lexer state's
+/// automaton) so that a warm transition build does not allocate them again.
+#[derive(Default)]
+pub(crate) struct Scratch {
     live: Vec<(u32, Phase, Known)>,
     seen: HashSet<(u32, Phase, Known)>,
+}
+
+impl Scratch {
+    /// Entries kept across reads; a larger set (one pathological transition) is freed.
+    const KEEP: usize = 1 << 16;
+
+    fn reset(&mut self) {
+        self.live.clear();
+        if self.seen.capacity() > Scratch::KEEP {
+            self.seen = HashSet::new();
+        } else {
+            self.seen.clear();
+        }
+    }
+}
+
+struct Run<'s> {
+    scratch: &'s mut Scratch,
     next: Vec<Blocked>,
     accepted: Vec<u32>,
     work: usize,
 }
 
 impl Simulator<'_> {
-    /// Advance `blocked` by reading `state` from the real stack.
-    pub fn read(&self, blocked: &[Blocked], state: LrState) -> Result<Step, Overflow> {
-        let mut run = Run { live: Vec::new(), seen: HashSet::new(), next: Vec::new(), accepted: Vec::new(), work: 0 };
+    /// Advance `blocked` by reading `state` from the real stack (`scratch`: work lists
+    /// to reuse).
+    pub fn read(&self, blocked: &[Blocked], state: LrState, scratch: &mut Scratch) -> Result<Step, Overflow> {
+        scratch.reset();
+        let mut run = Run { scratch, next: Vec::new(), accepted: Vec::new(), work: 0 };
         for &b in blocked {
             if b.pops > 0 {
                 run.next.push(Blocked { pops: b.pops - 1, ..b });
@@ -133,7 +156,7 @@ impl Simulator<'_> {
                 run.push(b.node, b.phase, SmallVec::from_slice(&[state, g]));
             }
         }
-        while let Some((node, phase, known)) = run.live.pop() {
+        while let Some((node, phase, known)) = run.scratch.live.pop() {
             run.work += 1;
             if run.work > self.limits.max_work {
                 return Err(Overflow::Work);
@@ -143,8 +166,8 @@ impl Simulator<'_> {
             }
             match phase {
                 Phase::Arrive => self.arrive(&mut run, node, known),
-                Phase::Consume(edge) => self.consume(&mut run, node, edge, known),
-                Phase::Final => self.finish(&mut run, node, known),
+                Phase::Consume(edge) => self.consume(&mut run, node, edge, &known),
+                Phase::Final => self.finish(&mut run, node, &known),
             }
         }
         run.next.sort_unstable();
@@ -154,20 +177,27 @@ impl Simulator<'_> {
         Ok(Step { next: run.next, accepted: run.accepted })
     }
 
+    /// A configuration arriving at `node` goes on with each lexeme edge and, if classes
+    /// wait there, with the final phase. Those steps run at once rather than through the
+    /// work list: arrivals are deduplicated already, so they would never repeat from
+    /// here (only reductions can repeat them, and those go through the list).
     fn arrive(&self, run: &mut Run, node: u32, known: Known) {
         run.accepted.extend_from_slice(self.trie.on_arrival(node));
-        for (i, edge) in self.trie.edges(node).iter().enumerate() {
+        let edges = self.trie.edges(node);
+        for (i, edge) in edges.iter().enumerate() {
             if self.trie.lexeme(edge).skippable {
                 run.push(edge.child, Phase::Arrive, known.clone());
             }
-            run.push(node, Phase::Consume(i as u32), known.clone());
+            self.consume(run, node, i as u32, &known);
         }
+        run.work += edges.len();
         if !self.trie.waiting(node).is_empty() {
-            run.push(node, Phase::Final, known);
+            run.work += 1;
+            self.finish(run, node, &known);
         }
     }
 
-    fn consume(&self, run: &mut Run, node: u32, index: u32, known: Known) {
+    fn consume(&self, run: &mut Run, node: u32, index: u32, known: &Known) {
         let edge = &self.trie.edges(node)[index as usize];
         let lexeme = self.trie.lexeme(edge);
         let top = *known.last().expect("known stack is never empty");
@@ -178,10 +208,10 @@ impl Simulator<'_> {
                 run.push(edge.child, Phase::Arrive, pushed);
             }
         }
-        self.reduce(run, node, Phase::Consume(index), &known, &lexeme.lookahead);
+        self.reduce(run, node, Phase::Consume(index), known, &lexeme.lookahead);
     }
 
-    fn finish(&self, run: &mut Run, node: u32, known: Known) {
+    fn finish(&self, run: &mut Run, node: u32, known: &Known) {
         let top = *known.last().expect("known stack is never empty");
         let shiftable = &self.shiftable[top.index()];
         for group in self.trie.waiting(node) {
@@ -190,7 +220,7 @@ impl Simulator<'_> {
             }
         }
         let waiting = self.trie.waiting_terminals(node).expect("a node in the final phase has waiting classes");
-        self.reduce(run, node, Phase::Final, &known, waiting);
+        self.reduce(run, node, Phase::Final, known, waiting);
     }
 
     /// Apply every reduction of the top state whose lookahead meets `lookahead`.
@@ -216,10 +246,10 @@ impl Simulator<'_> {
     }
 }
 
-impl Run {
+impl Run<'_> {
     fn push(&mut self, node: u32, phase: Phase, known: Known) {
-        if self.seen.insert((node, phase, known.clone())) {
-            self.live.push((node, phase, known));
+        if self.scratch.seen.insert((node, phase, known.clone())) {
+            self.scratch.live.push((node, phase, known));
         }
     }
 }
