@@ -107,5 +107,30 @@ fn rows_equal_feeding_each_token() {
         for c in 0..row.classes().len() {
             assert!(row.tokens(c).windows(2).all(|w| w[0] < w[1]), "ids ascending");
         }
+        assert_classes_ordered(&row);
+    }
+}
+
+/// Classes must come by lexeme sequence, then end state (the classifier's lexeme trie
+/// shares the prefixes of neighbours only).
+fn assert_classes_ordered(row: &SpannerRow) {
+    let key = |c: &TokenClass| (c.lexemes.to_vec(), c.end);
+    assert!(row.classes().windows(2).all(|w| key(&w[0]) < key(&w[1])), "classes ordered: {:?}", row.classes());
+}
+
+#[test]
+fn classes_come_in_lexeme_sequence_order() {
+    // Tokens closing zero to three lexemes, with lexemes whose order differs from the
+    // order the walk meets them in, and equal sequences ending in different states.
+    let tokens: &[&[u8]] = &[
+        b"1 a", b"a 1", b"a", b"1", b"(", b"((", b"( (", b"a(", b"(a", b"1(a", b"a)1", b")", b") (", b"a b", b"ab 1", b"1 1 a",
+    ];
+    let (compiled, spanner) = setup(tokens);
+    for prefix in [&b""[..], b"a", b"1", b"(a "] {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let row = spanner.row(r.lex_state());
+        assert!(row.classes().len() > 4, "{prefix:?}: several classes");
+        assert_classes_ordered(&row);
     }
 }
