@@ -560,8 +560,8 @@ impl Section<'_> {
         if bits.len() != words {
             return Err(format!("a bitmap of {} words; masks have {words}", bits.len()));
         }
-        let past = (self.vocab_len % 32 != 0).then(|| bits[words - 1] >> (self.vocab_len % 32)).unwrap_or(0);
-        if past != 0 {
+        let used = self.vocab_len % 32;
+        if used != 0 && bits[words - 1] >> used != 0 {
             return Err(format!("a bitmap with bits past the vocabulary's {} tokens", self.vocab_len));
         }
         Ok(bits)
