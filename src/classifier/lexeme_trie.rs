@@ -290,9 +290,7 @@ impl<'a> Builder<'a> {
         });
         LexemeTrie { nodes, edges, groups, classes, lexemes: self.lexemes, sets: self.sets, max_lexemes }
     }
-}
 
-impl Builder<'_> {
     /// The edges laid out node after node (each node's in creation order), with each
     /// node's range set: a counting sort by parent.
     fn edges_by_node(&mut self, nodes: &mut [TrieNode]) -> Vec<TrieEdge> {

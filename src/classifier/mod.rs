@@ -72,7 +72,7 @@ use crate::words::Words;
 use hashbrown::{HashMap, HashSet};
 use lexeme_trie::LexemeTrie;
 use rayon::prelude::*;
-use simulate::{Blocked, Limits, Overflow, Scratch, Simulator};
+use simulate::{Blocked, Limits, Overflow, Simulator};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
@@ -239,8 +239,6 @@ struct Dfa {
     /// Bytes added since [`Dfa::new`], all of them also counted in the classifier's total.
     bytes: usize,
     overflowed: usize,
-    /// Work lists reused by the transition builds.
-    scratch: Scratch,
 }
 
 impl Dfa {
@@ -253,7 +251,6 @@ impl Dfa {
             output_ids: HashMap::new(),
             bytes: 0,
             overflowed: 0,
-            scratch: Scratch::default(),
         };
         dfa.intern_state(Vec::new());
         dfa.intern_state(vec![Blocked::START]);
@@ -490,7 +487,7 @@ impl StackClassifier {
             },
         };
         let configs = Arc::clone(&dfa.states[state as usize]);
-        let edge = match simulator.read(&configs, lr, &mut dfa.scratch) {
+        let edge = match simulator.read(&configs, lr) {
             Ok(step) => {
                 let output = dfa.intern_output(step.accepted, automaton, self.words);
                 let target = dfa.intern_state(step.next);

@@ -28,6 +28,7 @@ use crate::ir::{NonterminalId, TerminalSet};
 use crate::lr::{LrState, LrTables};
 use hashbrown::HashSet;
 use smallvec::SmallVec;
+use std::cell::RefCell;
 
 const NO_GOTO: u32 = u32::MAX;
 
@@ -112,26 +113,31 @@ pub(crate) struct Simulator<'a> {
     pub limits: Limits,
 }
 
-/// The work lists of [`Simulator::read`], kept between reads (one per lexer state's
-/// automaton) so that a warm transition build does not allocate them again.
+/// The work lists of [`Simulator::read`], one per thread and kept between reads, so
+/// that a warm transition build does not allocate them again (per thread rather than
+/// per automaton: what they hold is dead once a read returns).
 #[derive(Default)]
-pub(crate) struct Scratch {
+struct Scratch {
     live: Vec<(u32, Phase, Known)>,
     seen: HashSet<(u32, Phase, Known)>,
 }
 
 impl Scratch {
-    /// Entries kept across reads; a larger set (one pathological transition) is freed.
+    /// Entries kept across reads; larger lists (one pathological transition) are freed.
     const KEEP: usize = 1 << 16;
 
     fn reset(&mut self) {
-        self.live.clear();
-        if self.seen.capacity() > Scratch::KEEP {
-            self.seen = HashSet::new();
+        if self.seen.capacity() > Scratch::KEEP || self.live.capacity() > Scratch::KEEP {
+            *self = Scratch::default();
         } else {
+            self.live.clear();
             self.seen.clear();
         }
     }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 struct Run<'s> {
@@ -142,9 +148,12 @@ struct Run<'s> {
 }
 
 impl Simulator<'_> {
-    /// Advance `blocked` by reading `state` from the real stack (`scratch`: work lists
-    /// to reuse).
-    pub fn read(&self, blocked: &[Blocked], state: LrState, scratch: &mut Scratch) -> Result<Step, Overflow> {
+    /// Advance `blocked` by reading `state` from the real stack.
+    pub fn read(&self, blocked: &[Blocked], state: LrState) -> Result<Step, Overflow> {
+        SCRATCH.with(|scratch| self.read_with(blocked, state, &mut scratch.borrow_mut()))
+    }
+
+    fn read_with(&self, blocked: &[Blocked], state: LrState, scratch: &mut Scratch) -> Result<Step, Overflow> {
         scratch.reset();
         let mut run = Run { scratch, next: Vec::new(), accepted: Vec::new(), work: 0 };
         for &b in blocked {
