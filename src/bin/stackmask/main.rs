@@ -27,7 +27,7 @@ mod summary;
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
-use stackmask::frontend::json_schema::OneOf;
+use stackmask::frontend::json_schema::{JsonSchemaOptions, OneOf, PropertyOrder};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
 use std::path::{Path, PathBuf};
@@ -135,10 +135,8 @@ enum Command {
         /// How masks are computed.
         #[arg(long, value_enum, default_value_t = maskbench::Mode::Lazy)]
         mode: maskbench::Mode,
-        /// `oneOf` semantics: exact (default; overlapping branches are a compile error) or
-        /// as anyOf (such schemas are counted separately).
-        #[arg(long, value_enum, default_value_t = OneOfArg::Exact)]
-        one_of: OneOfArg,
+        #[command(flatten)]
+        schema: SchemaArgs,
         /// Check every mask against the exact reference mask; stop on the first difference.
         #[arg(long)]
         verify: bool,
@@ -168,10 +166,57 @@ enum Command {
         schema: PathBuf,
         /// JSON instance file.
         instance: PathBuf,
-        /// `oneOf` semantics.
-        #[arg(long, value_enum, default_value_t = OneOfArg::Exact)]
-        one_of: OneOfArg,
+        #[command(flatten)]
+        schema_args: SchemaArgs,
     },
+}
+
+/// How JSON Schemas compile.
+#[derive(clap::Args)]
+struct SchemaArgs {
+    /// `oneOf` semantics: exact (default; overlapping branches are a compile error) or
+    /// as anyOf (such schemas are counted separately).
+    #[arg(long, value_enum, default_value_t = OneOfArg::Exact)]
+    one_of: OneOfArg,
+    /// Orders in which an object's properties may be written.
+    #[arg(long, value_enum, default_value_t = PropertyOrderArg::Any)]
+    property_order: PropertyOrderArg,
+    /// With `--property-order any`: most declared properties an object may have for any
+    /// order to apply (larger objects keep the declared or required-first order).
+    #[arg(long, default_value_t = JsonSchemaOptions::default().max_any_order_properties)]
+    max_any_order: usize,
+}
+
+impl SchemaArgs {
+    fn options(&self) -> JsonSchemaOptions {
+        JsonSchemaOptions {
+            one_of: self.one_of.into(),
+            property_order: self.property_order.into(),
+            max_any_order_properties: self.max_any_order,
+            ..JsonSchemaOptions::default()
+        }
+    }
+}
+
+/// Property orders on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum PropertyOrderArg {
+    /// As declared, undeclared properties last.
+    Declared,
+    /// As declared, or the required ones first.
+    RequiredFirst,
+    /// Any order, each property at most once (objects up to `--max-any-order` properties).
+    Any,
+}
+
+impl From<PropertyOrderArg> for PropertyOrder {
+    fn from(a: PropertyOrderArg) -> PropertyOrder {
+        match a {
+            PropertyOrderArg::Declared => PropertyOrder::Declared,
+            PropertyOrderArg::RequiredFirst => PropertyOrder::DeclaredOrRequiredFirst,
+            PropertyOrderArg::Any => PropertyOrder::Any,
+        }
+    }
 }
 
 /// The peer engine run beside stackmask.
@@ -246,18 +291,18 @@ fn main() -> ExitCode {
                 bench::run(args)
             })
         }
-        Command::Maskbench { paths, tokenizer, mode, one_of, verify, every, compile_budget_ms, out, peer, cross_check } => {
+        Command::Maskbench { paths, tokenizer, mode, schema, verify, every, compile_budget_ms, out, peer, cross_check } => {
             let compile = CompileConfig {
                 time_budget: Some(std::time::Duration::from_millis(compile_budget_ms)),
                 ..CompileConfig::default()
             };
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
-                let one_of = one_of.into();
+                let options = schema.options();
                 let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
-                maskbench::run(maskbench::Args { paths, tokenizer, mode, one_of, verify, every, compile, out, peer, cross_check })
+                maskbench::run(maskbench::Args { paths, tokenizer, mode, options, verify, every, compile, out, peer, cross_check })
             })
         }
-        Command::Validate { schema, instance, one_of } => maskbench::validate(&schema, &instance, one_of.into()),
+        Command::Validate { schema, instance, schema_args } => maskbench::validate(&schema, &instance, &schema_args.options()),
     };
     match outcome {
         Ok(code) => code,

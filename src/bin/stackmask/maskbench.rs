@@ -25,7 +25,7 @@ use crate::summary::{self, Column, MemoryProbe, Metric, Summary};
 use crate::{out, progress_bar, read};
 use serde_json::Value;
 use stackmask::classifier::StackClassifier;
-use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, OneOf, SchemaGrammar};
+use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, SchemaGrammar};
 use stackmask::matcher::Recognizer;
 use stackmask::tokenizer::Tokenizer;
 use stackmask::matcher::CompileConfig;
@@ -52,7 +52,8 @@ pub struct Args {
     pub paths: Vec<PathBuf>,
     pub tokenizer: Option<Tokenizer>,
     pub mode: Mode,
-    pub one_of: OneOf,
+    /// How schemas compile.
+    pub options: JsonSchemaOptions,
     pub verify: bool,
     pub every: usize,
     pub compile: CompileConfig,
@@ -114,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         }
         _ => None,
     };
-    let options = JsonSchemaOptions { one_of: args.one_of, ..JsonSchemaOptions::default() };
+    let options = args.options.clone();
     let probe = MemoryProbe::start();
     let progress = schema_progress(files.len());
     let Some(records) = records::run_each(&files, progress, |path| run_file(path, &args, &options))? else {
@@ -369,11 +370,10 @@ fn print_schemas(records: &[Record], summary: &Summary, masks: bool) -> Result<(
 
 /// `stackmask validate SCHEMA INSTANCE`: exit 0 valid, 1 invalid (with the position),
 /// 2 on an error.
-pub fn validate(schema: &Path, instance: &Path, one_of: OneOf) -> Result<ExitCode, Error> {
+pub fn validate(schema: &Path, instance: &Path, options: &JsonSchemaOptions) -> Result<ExitCode, Error> {
     let text = String::from_utf8(read(schema)?)
         .map_err(|e| Error::Schema { pointer: "#".into(), reason: format!("schema file is not UTF-8: {e}") })?;
-    let options = JsonSchemaOptions { one_of, ..JsonSchemaOptions::default() };
-    let compiled = compile_json_schema(&text, &options)?;
+    let compiled = compile_json_schema(&text, options)?;
     for pointer in &compiled.approximated {
         eprintln!("warning: oneOf at {pointer} compiled as anyOf");
     }

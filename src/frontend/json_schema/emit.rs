@@ -7,8 +7,7 @@
 //! [`numbers`] and [`formats`], intersected in the lexer where a schema puts several
 //! constraints on one string or number.
 
-use super::formats::{self, Format};
-use super::normalize::{Schemas, Simple, Types, ANNOTATIONS};
+use super::normalize::{count, Schemas, Simple, Types, ANNOTATIONS};
 use super::strings::{self, StringRegex};
 use super::{numbers, PropertyOrder, Whitespace};
 use crate::error::Result;
@@ -18,7 +17,7 @@ use serde_json::Value;
 
 /// Assertion keywords this compiler cannot enforce: a schema using one fails to
 /// compile, naming it, rather than accepting values that break it.
-const UNSUPPORTED: &[&str] = &[
+pub(super) const UNSUPPORTED: &[&str] = &[
     "unevaluatedProperties",
     "unevaluatedItems",
     "contains",
@@ -28,8 +27,28 @@ const UNSUPPORTED: &[&str] = &[
     "$recursiveRef",
 ];
 
+/// Keywords that constrain strings only.
+pub(super) const STRING_KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength"];
+
+/// Keywords that constrain objects only.
+const OBJECT_KEYWORDS: &[&str] = &[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependencies",
+    "dependentRequired",
+    "dependentSchemas",
+];
+
+/// Keywords that constrain arrays only.
+const ARRAY_KEYWORDS: &[&str] = &["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
+
 pub(super) struct Emitter<'a> {
-    schemas: &'a Schemas<'a>,
+    pub(super) schemas: &'a Schemas<'a>,
     b: GrammarBuilder,
     terminals: HashMap<String, TerminalId>,
     refs: HashMap<String, NonterminalId>,
@@ -246,14 +265,23 @@ impl<'a> Emitter<'a> {
                             }
                         }
                     }
-                    ["pattern"] if Types::STRING.contains(types) || types == Types::ALL => {
-                        let [pattern] = negated["pattern"].as_array().map(Vec::as_slice).unwrap_or(&[]) else {
-                            return Err(Schemas::error(&at, "`not` of several patterns is not supported"));
-                        };
-                        let pattern = pattern.as_str().ok_or_else(|| Schemas::error(&at, "pattern must be a string"))?;
-                        out.strings.push(strings::pattern(pattern).map_err(|reason| Schemas::error(&at, reason))?.0);
+                    string_keywords
+                        if string_keywords.iter().all(|k| STRING_KEYWORDS.contains(k))
+                            && (Types::STRING.contains(types) || types == Types::ALL) =>
+                    {
+                        // `{pattern}` and its kin admit every non-string: `not` excludes them.
                         if types == Types::ALL {
                             out.types = Types(out.types.0 | (Types::ALL.0 & !Types::STRING.0));
+                        }
+                        match strings::of_simple(&negated, &[], &at)?.map(|(all, _)| all).as_deref() {
+                            None => {}
+                            Some([regex]) => out.strings.push(regex.clone()),
+                            Some(_) => {
+                                return Err(Schemas::error(
+                                    &at,
+                                    "`not` of a string schema with several constraints is not supported",
+                                ))
+                            }
                         }
                     }
                     _ => return Err(Schemas::error(&at, format!("`not` with {} is not supported", keys.join(", ")))),
@@ -271,13 +299,41 @@ impl<'a> Emitter<'a> {
         nots: &Negations,
         at: &str,
     ) -> Result<Vec<Vec<Symbol>>> {
+        // Object and array keywords constrain only values of their type: beside an enum
+        // without such values they change nothing.
+        let holds = |t: Types| values.iter().any(|v| Types::of(v) == t);
+        let (objects, arrays) = (holds(Types::OBJECT), holds(Types::ARRAY));
         let other: Vec<&str> = s
             .keys()
             .map(String::as_str)
             .filter(|k| !matches!(*k, "enum" | "type" | "not") && !ANNOTATIONS.contains(k) && !ignorable(k))
+            .filter(|k| objects || !OBJECT_KEYWORDS.contains(k))
+            .filter(|k| arrays || !ARRAY_KEYWORDS.contains(k))
             .collect();
-        let checked: &[&str] =
-            &["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "pattern", "format"];
+        let checked: &[&str] = &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "minProperties",
+            "maxProperties",
+            "items",
+            "prefixItems",
+            "additionalItems",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "pattern",
+            "format",
+        ];
         if let Some(k) = other.iter().find(|k| !checked.contains(k)) {
             return Err(Schemas::error(at, format!("enum together with `{k}` is not supported")));
         }
@@ -287,7 +343,7 @@ impl<'a> Emitter<'a> {
         // no value of that type is admitted), built only for types the enum holds.
         let has = |is: fn(&Value) -> bool| !other.is_empty() && values.iter().any(is);
         let strings_ok = if has(Value::is_string) {
-            self.string_regexes(s, &[], at)?.map(|(all, _)| Spellings::new(&all, at)).transpose()?
+            strings::of_simple(s, &[], at)?.map(|(all, _)| Spellings::new(&all, at)).transpose()?
         } else {
             Some(Spellings::none())
         };
@@ -296,6 +352,9 @@ impl<'a> Emitter<'a> {
         } else {
             Some(Spellings::none())
         };
+        // The object and array keywords (and any `not`), checked value by value.
+        let mut beside = s.clone();
+        beside.remove("enum");
         let mut out = Vec::new();
         for value in values {
             let spelled = serde_json::to_string(value).unwrap_or_default();
@@ -308,7 +367,8 @@ impl<'a> Emitter<'a> {
                         !excluded_numbers.any(&spelled) && numbers_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
                     }
                     Value::Bool(b) => !nots.booleans.contains(b),
-                    _ => true,
+                    Value::Object(_) | Value::Array(_) => self.admits_simple(&beside, value, at, 0)?,
+                    Value::Null => true,
                 };
             if admitted {
                 out.push(self.literal(value));
@@ -398,7 +458,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// The regexes whose intersection is the numbers `s` admits; `None` if none is.
-    fn number_regexes(&self, s: &Simple, fractions: bool, at: &str) -> Result<Option<Vec<String>>> {
+    pub(super) fn number_regexes(&self, s: &Simple, fractions: bool, at: &str) -> Result<Option<Vec<String>>> {
         let mut bounds = Vec::new();
         for (keyword, side, strict) in [
             ("minimum", numbers::Side::Above, false),
@@ -433,43 +493,13 @@ impl<'a> Emitter<'a> {
     // ----- strings -----
 
     fn string(&mut self, s: &Simple, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
-        let Some((mut all, except)) = self.string_regexes(s, excluded, at)? else { return Ok(None) };
+        let Some((mut all, except)) = strings::of_simple(s, excluded, at)? else { return Ok(None) };
         let pattern = if all.len() == 1 && except.is_empty() {
             TerminalPattern::Regex(all.remove(0))
         } else {
             TerminalPattern::Compound { all, except }
         };
         Ok(Some(self.terminal(pattern)))
-    }
-
-    /// The regexes a string must match and those it must not; `None` if no string is
-    /// admitted.
-    fn string_regexes(&self, s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
-        let mut all = Vec::new();
-        for p in s.get("pattern").and_then(Value::as_array).into_iter().flatten() {
-            let p = p.as_str().ok_or_else(|| Schemas::error(at, "pattern must be a string"))?;
-            all.push(strings::pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
-        }
-        for f in s.get("format").and_then(Value::as_array).into_iter().flatten() {
-            let name = f.as_str().ok_or_else(|| Schemas::error(at, "format must be a string"))?;
-            match formats::format(name) {
-                Format::Regexes(regexes) => all.extend(regexes.iter().map(|r| strings::anchored(r).0)),
-                Format::Unsupported => return Err(Schemas::error(at, format!("format {name:?} is not supported"))),
-                Format::Annotation => {}
-            }
-        }
-        let min = count(s, "minLength", at)?.unwrap_or(0);
-        let max = count(s, "maxLength", at)?;
-        if max.is_some_and(|max| max < min) {
-            return Ok(None);
-        }
-        if min > 0 || max.is_some() || all.is_empty() && !excluded.is_empty() {
-            all.push(strings::length(min, max));
-        }
-        if all.is_empty() {
-            all.push(strings::ANY_STRING.to_string());
-        }
-        Ok(Some((all, excluded.to_vec())))
     }
 
     // ----- arrays -----
@@ -563,25 +593,87 @@ impl<'a> Emitter<'a> {
             ));
         }
         let name = nonterminal_name(at);
-        let extras = if extra.is_empty() { None } else { Some(self.extra_list(&name, &extra)?) };
+        let extra_member = if extra.is_empty() { None } else { Some(self.extra_member(&name, &extra)?) };
         let declared: Vec<&Member> = members.iter().collect();
+        let mut out = Vec::new();
+        if required == 0 && min == 0 {
+            out.push(vec![self.punct.lbrace, self.punct.rbrace]);
+        }
+        let options = &self.schemas.options;
+        if options.property_order == PropertyOrder::Any && declared.len() <= options.max_any_order_properties {
+            let list = self.any_order_list(&name, &declared, extra_member)?;
+            out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
+            return Ok(out);
+        }
+        let extras = match extra_member {
+            Some(member) => Some(self.extra_list(&name, member)?),
+            None => None,
+        };
         let mut orders = vec![(declared.clone(), name.clone())];
-        if self.schemas.options.property_order == PropertyOrder::DeclaredOrRequiredFirst {
+        if self.schemas.options.property_order != PropertyOrder::Declared {
             let mut required_first = declared.clone();
             required_first.sort_by_key(|m| m.required.unwrap_or(usize::MAX));
             if !required_first.iter().zip(&declared).all(|(a, b)| std::ptr::eq(*a, *b)) {
                 orders.push((required_first, format!("{name}_req")));
             }
         }
-        let mut out = Vec::new();
-        if required == 0 && min == 0 {
-            out.push(vec![self.punct.lbrace, self.punct.rbrace]);
-        }
         for (order, name) in orders {
             let list = self.member_list(&name, &order, extras)?;
             out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
         }
         Ok(out)
+    }
+
+    /// A non-empty list of `members` in any order, each at most once and every required
+    /// one present, with undeclared members (`extra`) anywhere among them.
+    ///
+    /// The state is the set `S` of members written so far: `body(S)` is a run of
+    /// undeclared members, then `tail(S)`, which either ends (when `S` holds every
+    /// required member) or writes one more member `m` and goes on as `body(S + m)`.
+    /// Runs are left-recursive and start with their comma, so the grammar is LR(1).
+    fn any_order_list(&mut self, name: &str, members: &[&Member], extra: Option<NonterminalId>) -> Result<NonterminalId> {
+        let n = members.len();
+        let required_mask: u64 = members.iter().enumerate().filter(|(_, m)| m.required.is_some()).map(|(i, _)| 1 << i).sum();
+        let pairs: Vec<NonterminalId> = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let pair = self.b.nonterminal(&format!("{name}_m{i}"));
+                self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(m.value)]).map(|()| pair)
+            })
+            .collect::<Result<_>>()?;
+        let run = match extra {
+            Some(member) => {
+                let run = self.b.nonterminal(&format!("{name}_run"));
+                self.production(run, vec![self.punct.comma, Symbol::Nonterminal(member)])?;
+                self.production(run, vec![Symbol::Nonterminal(run), self.punct.comma, Symbol::Nonterminal(member)])?;
+                Some(run)
+            }
+            None => None,
+        };
+        let body: Vec<NonterminalId> = (0..1u64 << n).map(|s| self.b.nonterminal(&format!("{name}_s{s:x}"))).collect();
+        for written in 0..1u64 << n {
+            let tail = self.b.nonterminal(&format!("{name}_t{written:x}"));
+            self.production(body[written as usize], vec![Symbol::Nonterminal(tail)])?;
+            if let Some(run) = run {
+                self.production(body[written as usize], vec![Symbol::Nonterminal(run), Symbol::Nonterminal(tail)])?;
+            }
+            if written & required_mask == required_mask {
+                self.production(tail, Vec::new())?;
+            }
+            for (i, &pair) in pairs.iter().enumerate().filter(|(i, _)| written & (1 << i) == 0) {
+                let next = body[(written | 1 << i) as usize];
+                self.production(tail, vec![self.punct.comma, Symbol::Nonterminal(pair), Symbol::Nonterminal(next)])?;
+            }
+        }
+        let first = self.b.nonterminal(&format!("{name}_first"));
+        for (i, &pair) in pairs.iter().enumerate() {
+            self.production(first, vec![Symbol::Nonterminal(pair), Symbol::Nonterminal(body[1 << i])])?;
+        }
+        if let Some(member) = extra {
+            self.production(first, vec![Symbol::Nonterminal(member), Symbol::Nonterminal(body[0])])?;
+        }
+        Ok(first)
     }
 
     /// A non-empty list of `members` in this order (the optional ones may be left out),
@@ -697,24 +789,29 @@ impl<'a> Emitter<'a> {
     }
 
     /// The regexes `propertyNames` puts on every undeclared key.
-    fn property_name_regexes(&self, s: &Simple, at: &str) -> Result<Vec<String>> {
+    pub(super) fn property_name_regexes(&self, s: &Simple, at: &str) -> Result<Vec<String>> {
         let Some(names) = s.get("propertyNames") else { return Ok(Vec::new()) };
         let at = format!("{at}/propertyNames");
         let simples = self.schemas.flatten(names, &at)?;
         match simples.as_slice() {
             [one] if one.keys().all(|k| matches!(k.as_str(), "type" | "pattern" | "format" | "minLength" | "maxLength")) => {
-                Ok(self.string_regexes(one, &[], &at)?.map(|(all, _)| all).unwrap_or_default())
+                Ok(strings::of_simple(one, &[], &at)?.map(|(all, _)| all).unwrap_or_default())
             }
             _ => Err(Schemas::error(&at, "propertyNames other than a string pattern, format or length is not supported")),
         }
     }
 
-    /// `list → extra | list "," extra` over the undeclared members.
-    fn extra_list(&mut self, name: &str, extra: &[(Symbol, NonterminalId)]) -> Result<NonterminalId> {
+    /// One undeclared member: `extra → key ":" value` over `extra`'s pairs.
+    fn extra_member(&mut self, name: &str, extra: &[(Symbol, NonterminalId)]) -> Result<NonterminalId> {
         let member = self.b.nonterminal(&format!("{name}_extra"));
         for &(key, value) in extra {
             self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
         }
+        Ok(member)
+    }
+
+    /// `list → member | list "," member`.
+    fn extra_list(&mut self, name: &str, member: NonterminalId) -> Result<NonterminalId> {
         let list = self.b.nonterminal(&format!("{name}_extras"));
         self.production(list, vec![Symbol::Nonterminal(member)])?;
         self.production(list, vec![Symbol::Nonterminal(list), self.punct.comma, Symbol::Nonterminal(member)])?;
@@ -759,17 +856,6 @@ fn ignorable(keyword: &str) -> bool {
     )
 }
 
-/// A non-negative integer keyword.
-fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> {
-    match s.get(keyword) {
-        None => Ok(None),
-        Some(v) => match v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)) {
-            Some(n) => Ok(Some(n)),
-            None => Err(Schemas::error(at, format!("{keyword} must be a non-negative integer"))),
-        },
-    }
-}
-
 /// Spellings of the multiples of `m`: integers whose last digits decide divisibility
 /// (`m` divides 1000), or numbers with at most `k` decimals (`m = 10^-k`).
 fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
@@ -793,7 +879,7 @@ fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
 
 /// The `patternProperties` of `s`: each pattern as a regex over key spellings, with its
 /// schema.
-fn pattern_properties<'s>(s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &'s Value)>> {
+pub(super) fn pattern_properties<'s>(s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &'s Value)>> {
     s.get("patternProperties")
         .and_then(Value::as_object)
         .into_iter()
@@ -805,10 +891,10 @@ fn pattern_properties<'s>(s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &
 /// Regexes over spellings, compiled once, against which the compiler tests values it
 /// knows (enum values, declared property names). A regex that cannot be compiled is an
 /// error: a silent "no match" could widen the grammar.
-struct Spellings(Vec<regex::Regex>);
+pub(super) struct Spellings(Vec<regex::Regex>);
 
 impl Spellings {
-    fn new(regexes: &[String], at: &str) -> Result<Spellings> {
+    pub(super) fn new(regexes: &[String], at: &str) -> Result<Spellings> {
         regexes
             .iter()
             .map(|r| {
@@ -821,15 +907,15 @@ impl Spellings {
     }
 
     /// No regex: every spelling passes [`Spellings::all`], none [`Spellings::any`].
-    fn none() -> Spellings {
+    pub(super) fn none() -> Spellings {
         Spellings(Vec::new())
     }
 
-    fn any(&self, spelled: &str) -> bool {
+    pub(super) fn any(&self, spelled: &str) -> bool {
         self.0.iter().any(|r| r.is_match(spelled))
     }
 
-    fn all(&self, spelled: &str) -> bool {
+    pub(super) fn all(&self, spelled: &str) -> bool {
         self.0.iter().all(|r| r.is_match(spelled))
     }
 }

@@ -38,6 +38,7 @@
 //! assert_eq!(err.to_string(), "JSON Schema error at #: `contains` is not supported");
 //! ```
 
+mod admits;
 mod emit;
 mod formats;
 mod normalize;
@@ -78,18 +79,24 @@ pub enum OneOf {
 
 /// The orders in which an object's properties may be written.
 ///
-/// A grammar fixes an order (any order of `n` optional properties would take `2^n`
-/// rules); the value sets are the same, only which spellings of an object are accepted
-/// changes.
+/// JSON objects are unordered, so [`PropertyOrder::Any`] is the exact language, but
+/// writing each of `n` properties at most once in any order takes `2^n` rules: objects
+/// that declare more than [`JsonSchemaOptions::max_any_order_properties`] properties
+/// keep the orders of [`PropertyOrder::DeclaredOrRequiredFirst`]. The value sets are
+/// the same in every mode; only which spellings of an object are accepted changes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PropertyOrder {
-    /// As `properties` declares them, then required properties that are not declared.
+    /// As `properties` declares them, then required properties that are not declared;
+    /// undeclared properties after them all.
     Declared,
     /// [`PropertyOrder::Declared`], or the required properties first in `required`'s
     /// order and then the others as declared. Writers (people and models) follow either
     /// list; the parser forks where both orders fit the text.
-    #[default]
     DeclaredOrRequiredFirst,
+    /// Any order, each declared property at most once, undeclared properties anywhere
+    /// among them (the default).
+    #[default]
+    Any,
 }
 
 /// Options for [`compile_json_schema`].
@@ -110,8 +117,11 @@ pub struct JsonSchemaOptions {
     pub whitespace: Whitespace,
     /// `oneOf` semantics. Default [`OneOf::Exact`].
     pub one_of: OneOf,
-    /// Property orders accepted. Default [`PropertyOrder::DeclaredOrRequiredFirst`].
+    /// Property orders accepted. Default [`PropertyOrder::Any`].
     pub property_order: PropertyOrder,
+    /// Most declared properties an object may have for [`PropertyOrder::Any`] to apply
+    /// to it (an object with `n` takes about `n * 2^n` rules). Default 8.
+    pub max_any_order_properties: usize,
     /// Limits checked while building the grammar.
     pub limits: GrammarLimits,
     /// Longest schema text accepted, in bytes. Default 4 MiB.
@@ -128,7 +138,8 @@ impl Default for JsonSchemaOptions {
         JsonSchemaOptions {
             whitespace: Whitespace::Flexible,
             one_of: OneOf::Exact,
-            property_order: PropertyOrder::DeclaredOrRequiredFirst,
+            property_order: PropertyOrder::Any,
+            max_any_order_properties: 8,
             limits: GrammarLimits::default(),
             max_schema_bytes: 4 << 20,
             max_alternatives: 1024,
@@ -215,6 +226,7 @@ pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> R
         draft: Draft::of(root),
         options,
         approximated: std::cell::RefCell::new(Vec::new()),
+        narrowings: std::cell::Cell::new(0),
     };
     let grammar = emit::Emitter::new(&schemas, options.whitespace).finish()?;
     let mut approximated = schemas.approximated.into_inner();

@@ -5,15 +5,18 @@
 //! `allOf` and `$ref` siblings merge keyword by keyword ([`merge`]), `anyOf` and `oneOf`
 //! distribute. `oneOf` is exact when its branches are pairwise disjoint, which
 //! [`Schemas::disjoint`] proves from types, `enum`/`const` values, required
-//! discriminator properties, forbidden properties and ranges. When it cannot prove it,
-//! compiling fails, or (with [`OneOf::AsAnyOf`](super::OneOf::AsAnyOf)) the `oneOf` is
-//! recorded as approximated and compiled as `anyOf`.
+//! discriminator properties, forbidden properties, ranges and string languages (an
+//! empty intersection of regexes). Branches it cannot prove disjoint are narrowed: each
+//! is merged with the complement of the others ([`Schemas::complement`]), so a value
+//! matching two is in neither. When a complement is not expressible, compiling fails,
+//! or (with [`OneOf::AsAnyOf`](super::OneOf::AsAnyOf)) the `oneOf` is recorded as
+//! approximated and compiled as `anyOf`.
 //!
 //! Inside a simple schema, `const` is a one-value `enum`, `type` is a [`Types`] set
 //! kept as the bits of a [`Types`] set, and `pattern`, `format` and `not` are arrays (an `allOf`
 //! of two patterns keeps both; the lexer intersects them).
 
-use super::{Draft, JsonSchemaOptions, OneOf};
+use super::{strings, Draft, JsonSchemaOptions, OneOf};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 
@@ -103,7 +106,14 @@ pub(super) struct Schemas<'a> {
     pub options: &'a JsonSchemaOptions,
     /// JSON pointers of the `oneOf`s compiled as `anyOf`.
     pub approximated: std::cell::RefCell<Vec<String>>,
+    /// Complements built so far to narrow `oneOf` branches (see [`MAX_NARROWINGS`]).
+    pub narrowings: std::cell::Cell<usize>,
 }
+
+/// Most complements built to narrow `oneOf` branches in one schema. A branch narrowed
+/// by a recursive schema holds `not` of it, which the emitter meets as a new schema:
+/// without a bound, such a `oneOf` could unfold forever.
+const MAX_NARROWINGS: usize = 512;
 
 /// How deep `$ref`s and combinators may nest while flattening.
 const MAX_FLATTEN_DEPTH: usize = 64;
@@ -182,15 +192,14 @@ impl<'a> Schemas<'a> {
     }
 
     /// The keywords of `map` other than the combinators, and what its `not` admits when
-    /// that is a union of simple schemas: `not` of one condition on an object's type,
-    /// required names and properties is its complement (see
-    /// [`complement_of_object_condition`]), and leaves `base`. Any other `not` stays in
-    /// `base` for the emitter (negated types, values and patterns); the union is then
-    /// "anything".
+    /// that is a union of simple schemas ([`Schemas::complement`]: a value fails a
+    /// conjunction of keywords when it fails one of them), and leaves `base`. Any other
+    /// `not` stays in `base` for the emitter (negated types, values and patterns); the
+    /// union is then "anything".
     fn base_and_negation(&self, map: &Map<String, Value>, at: &str, depth: usize) -> Result<(Simple, Vec<Simple>)> {
         let negated = map.get("not").filter(|not| double_negated(not).is_none());
         let complement = match negated {
-            Some(not) => complement_of_branch(&self.flatten_at(not, &format!("{at}/not"), depth + 1)?),
+            Some(not) => self.complement_of_union(&self.flatten_at(not, &format!("{at}/not"), depth + 1)?, at)?,
             None => None,
         };
         let mut base = self.base(map, at)?;
@@ -285,9 +294,9 @@ impl<'a> Schemas<'a> {
         }
     }
 
-    /// `if`/`then`/`else` as the union of `if ∧ then` and `¬if ∧ else`. The complement
-    /// of `if` is built for conditions on objects made of `type: object`, `required` and
-    /// `properties` (the usual discriminator shape); other conditions are errors.
+    /// `if`/`then`/`else` as the union of `if ∧ then` and `¬if ∧ else`, where `¬if` is
+    /// [`Schemas::complement_of_union`]; a condition whose failures are not expressible
+    /// is an error.
     fn conditional(
         &self,
         condition: &Value,
@@ -298,12 +307,9 @@ impl<'a> Schemas<'a> {
     ) -> Result<Vec<Simple>> {
         let at_if = format!("{at}/if");
         let holds = self.flatten_at(condition, &at_if, depth + 1)?;
-        let fails = match holds.as_slice() {
-            [] => vec![Simple::new()],
-            [simple] => complement_of_object_condition(simple)
-                .ok_or_else(|| Self::error(&at_if, "`if` other than a condition on an object's properties is not supported"))?,
-            _ => return Err(Self::error(&at_if, "`if` with alternatives is not supported")),
-        };
+        let fails = self
+            .complement_of_union(&holds, &at_if)?
+            .ok_or_else(|| Self::error(&at_if, "`if` with a condition whose failures are not expressible is not supported"))?;
         let then = self.flatten_at(then.unwrap_or(&Value::Bool(true)), &format!("{at}/then"), depth + 1)?;
         let otherwise = self.flatten_at(otherwise.unwrap_or(&Value::Bool(true)), &format!("{at}/else"), depth + 1)?;
         let mut cases = self.product(holds, then, at)?;
@@ -312,11 +318,8 @@ impl<'a> Schemas<'a> {
     }
 
     /// The `oneOf` branches made pairwise disjoint. A branch that may overlap another is
-    /// narrowed to values the other rejects, when that complement is expressible (the
-    /// other branch is a condition on an object's type, required names and properties:
-    /// its complement is non-objects, objects lacking a name, or objects with a property
-    /// failing its schema);
-    /// otherwise compiling fails, or (with [`OneOf::AsAnyOf`]) the `oneOf` is recorded
+    /// narrowed to values the other rejects ([`Schemas::narrow`]), when that complement
+    /// is expressible; otherwise compiling fails, or (with [`OneOf::AsAnyOf`]) the `oneOf` is recorded
     /// as approximated and its branches are kept as they are.
     fn exclusive(&self, branches: Vec<Vec<Simple>>, raw: &[Vec<Simple>], at: &str) -> Result<Vec<Vec<Simple>>> {
         let mut out = Vec::with_capacity(branches.len());
@@ -327,14 +330,139 @@ impl<'a> Schemas<'a> {
                 if disjoint {
                     continue;
                 }
-                match complement_of_branch(&raw[j]) {
-                    Some(complement) => narrowed = self.product(narrowed, complement, at)?,
+                match self.narrow(narrowed, &raw[j], at)? {
+                    Some(values) => narrowed = values,
                     None => return self.not_exclusive(branches, at, i.min(j), i.max(j)),
                 }
             }
             out.push(narrowed);
         }
         Ok(out)
+    }
+
+    /// The values of `values` that fail every schema of `other` (a union): each value
+    /// schema is merged with the complement of each schema it may overlap. `None` when
+    /// a complement is not expressible.
+    fn narrow(&self, values: Vec<Simple>, other: &[Simple], at: &str) -> Result<Option<Vec<Simple>>> {
+        let mut out = Vec::new();
+        for a in values {
+            let mut cases = vec![a.clone()];
+            for b in other.iter().filter(|b| !self.disjoint(&a, b, 0)) {
+                self.narrowings.set(self.narrowings.get() + 1);
+                if self.narrowings.get() > MAX_NARROWINGS {
+                    return Err(Self::error(at, format!("narrowing oneOf branches takes more than {MAX_NARROWINGS} complements")));
+                }
+                let Some(complement) = self.complement(b, Some(&a), at)? else { return Ok(None) };
+                cases = self.product(cases, complement, at)?;
+            }
+            out.extend(cases);
+        }
+        Ok(Some(out))
+    }
+
+    /// The values failing every schema of `union` (`not` of it), as a union of simple
+    /// schemas; `None` when some failures are not expressible.
+    fn complement_of_union(&self, union: &[Simple], at: &str) -> Result<Option<Vec<Simple>>> {
+        let mut cases = vec![Simple::new()];
+        for condition in union {
+            let Some(complement) = self.complement(condition, None, at)? else { return Ok(None) };
+            cases = self.product(cases, complement, at)?;
+        }
+        Ok(Some(cases))
+    }
+
+    /// The values failing `condition`, as a union of simple schemas: a value fails a
+    /// conjunction of keywords when it fails one of them, and each keyword's failures
+    /// are a simple schema of the type it constrains (`minimum: m` fails on numbers
+    /// below `m`; `required` on objects lacking a name; `not: X` on the values of `X`).
+    /// `within` is the schema the values come from: when it is a closed object, the
+    /// keys a closed `condition` does not declare are finitely many. `None` when some
+    /// keyword's failures are not expressible.
+    fn complement(&self, condition: &Simple, within: Option<&Simple>, at: &str) -> Result<Option<Vec<Simple>>> {
+        let typed = |types: Types, keyword: &str, value: Value| {
+            let mut s = Simple::new();
+            s.insert("type".into(), Value::from(types.0));
+            s.insert(keyword.into(), value);
+            s
+        };
+        let mut out = Vec::new();
+        for (k, v) in condition {
+            match k.as_str() {
+                "type" => {
+                    let others = Types(Types::ALL.0 & !(v.as_u64().unwrap_or(0) as u8));
+                    if !others.is_empty() {
+                        let mut s = Simple::new();
+                        s.insert("type".into(), Value::from(others.0));
+                        out.push(s);
+                    }
+                }
+                "required" => out.extend(required(condition).map(object_lacking)),
+                "properties" => {
+                    // A property `within` forbids cannot fail.
+                    let may_have = |name: &str| {
+                        within.map_or(true, |w| {
+                            property(w, name) != Some(&Value::Bool(false))
+                                && closed_keys(w).map_or(true, |keys| keys.iter().any(|k| k == name))
+                        })
+                    };
+                    for (name, schema) in v.as_object().into_iter().flatten().filter(|(name, _)| may_have(name)) {
+                        let mut failing = typed(Types::OBJECT, "required", serde_json::json!([name]));
+                        failing.insert("properties".into(), serde_json::json!({ name: { "not": schema } }));
+                        out.push(failing);
+                    }
+                }
+                "additionalProperties" if v == &Value::Bool(false) && !condition.contains_key("patternProperties") => {
+                    let Some(keys) = within.and_then(closed_keys) else { return Ok(None) };
+                    let declared = |name: &str| property(condition, name).is_some();
+                    out.extend(keys.into_iter().filter(|k| !declared(k)).map(|k| typed(Types::OBJECT, "required", serde_json::json!([k]))));
+                }
+                "not" => {
+                    for negated in v.as_array().into_iter().flatten() {
+                        out.extend(self.flatten(negated, at)?);
+                    }
+                }
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" if v.is_number() => {
+                    let opposite = match k.as_str() {
+                        "minimum" => "exclusiveMaximum",
+                        "maximum" => "exclusiveMinimum",
+                        "exclusiveMinimum" => "maximum",
+                        _ => "minimum",
+                    };
+                    out.push(typed(Types::NUMBER, opposite, v.clone()));
+                }
+                "minLength" | "minItems" => {
+                    let (types, max) = if k == "minLength" { (Types::STRING, "maxLength") } else { (Types::ARRAY, "maxItems") };
+                    if let Some(n) = count(condition, k, at)?.filter(|n| *n > 0) {
+                        out.push(typed(types, max, Value::from(n - 1)));
+                    }
+                }
+                "maxLength" => out.push(typed(Types::STRING, "minLength", Value::from(count(condition, k, at)?.unwrap_or(0) + 1))),
+                "maxItems" => out.push(typed(Types::ARRAY, "minItems", Value::from(count(condition, k, at)?.unwrap_or(0) + 1))),
+                // Strings failing one regex: the emitter excludes it.
+                "pattern" | "format" => {
+                    let [one] = v.as_array().map(Vec::as_slice).unwrap_or(&[]) else { return Ok(None) };
+                    let mut alone = Simple::new();
+                    alone.insert(k.clone(), Value::Array(vec![one.clone()]));
+                    let single = matches!(strings::of_simple(&alone, &[], at), Ok(Some((all, _))) if all.len() == 1);
+                    if !single {
+                        return Ok(None);
+                    }
+                    out.push(typed(Types::STRING, "not", serde_json::json!([{ k.as_str(): one }])));
+                }
+                "enum" => {
+                    let scalar = |x: &Value| x.is_string() || x.is_null() || x.is_boolean() || x.is_i64() || x.is_u64();
+                    if !v.as_array().is_some_and(|values| values.iter().all(scalar)) {
+                        return Ok(None);
+                    }
+                    let mut s = Simple::new();
+                    s.insert("not".into(), serde_json::json!([{ "enum": v }]));
+                    out.push(s);
+                }
+                other if !ASSERTIONS.contains(&other) => {}
+                _ => return Ok(None),
+            }
+        }
+        Ok(Some(out))
     }
 
     fn not_exclusive(&self, branches: Vec<Vec<Simple>>, at: &str, i: usize, j: usize) -> Result<Vec<Vec<Simple>>> {
@@ -395,7 +523,12 @@ impl<'a> Schemas<'a> {
             (Types::BOOLEAN, false),
             (Types::INTEGER, ranges_disjoint(a, b, "minimum", "maximum")),
             (Types::FRACTION, ranges_disjoint(a, b, "minimum", "maximum")),
-            (Types::STRING, ranges_disjoint(a, b, "minLength", "maxLength")),
+            (
+                Types::STRING,
+                !common.intersects(Types::STRING)
+                    || ranges_disjoint(a, b, "minLength", "maxLength")
+                    || strings_disjoint(a, b),
+            ),
             (Types::ARRAY, ranges_disjoint(a, b, "minItems", "maxItems")),
             (Types::OBJECT, self.objects_disjoint(a, b, depth)),
         ];
@@ -420,41 +553,17 @@ impl<'a> Schemas<'a> {
     }
 }
 
-/// The values a branch rejects, as a union of simple schemas, when the branch is one
-/// condition on an object's properties (see [`complement_of_object_condition`]); `None`
-/// for any other branch.
-fn complement_of_branch(branch: &[Simple]) -> Option<Vec<Simple>> {
-    match branch {
-        [simple] => complement_of_object_condition(simple).filter(|complement| !complement.is_empty()),
-        _ => None,
-    }
-}
-
-/// The values failing a condition made of `type: object`, `required` and `properties`:
-/// non-objects (when the type is required), objects lacking a required name, or objects
-/// with a listed property whose value fails its schema. `None` for other conditions.
-fn complement_of_object_condition(condition: &Simple) -> Option<Vec<Simple>> {
-    let object = Value::from(Types::OBJECT.0);
-    let shape = condition.keys().all(|k| matches!(k.as_str(), "type" | "required" | "properties"))
-        && condition.get("type").map_or(true, |t| t == &object);
-    if !shape {
+/// The keys objects of `s` may have, when they are finitely many (`s` forbids
+/// undeclared properties).
+fn closed_keys(s: &Simple) -> Option<Vec<String>> {
+    if s.get("additionalProperties") != Some(&Value::Bool(false)) || s.contains_key("patternProperties") {
         return None;
     }
-    let mut out = Vec::new();
-    if condition.contains_key("type") {
-        let mut others = Simple::new();
-        others.insert("type".into(), Value::from(Types::ALL.0 & !Types::OBJECT.0));
-        out.push(others);
-    }
-    out.extend(required(condition).map(object_lacking));
-    for (name, schema) in condition.get("properties").and_then(Value::as_object).into_iter().flatten() {
-        let mut failing = Simple::new();
-        failing.insert("type".into(), object.clone());
-        failing.insert("required".into(), serde_json::json!([name]));
-        failing.insert("properties".into(), serde_json::json!({ name: { "not": schema } }));
-        out.push(failing);
-    }
-    Some(out)
+    let mut keys: Vec<String> = s.get("properties").and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k.clone()).collect();
+    keys.extend(required(s).map(String::from));
+    keys.sort();
+    keys.dedup();
+    Some(keys)
 }
 
 /// The objects without property `name`.
@@ -471,6 +580,40 @@ fn required(s: &Simple) -> impl Iterator<Item = &str> {
 
 fn property<'s>(s: &'s Simple, name: &str) -> Option<&'s Value> {
     s.get("properties").and_then(|p| p.get(name))
+}
+
+/// A non-negative integer keyword.
+pub(super) fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> {
+    match s.get(keyword) {
+        None => Ok(None),
+        Some(v) => match v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)) {
+            Some(n) => Ok(Some(n)),
+            None => Err(Schemas::error(at, format!("{keyword} must be a non-negative integer"))),
+        },
+    }
+}
+
+/// Whether no string satisfies both `a` and `b`, by their string regexes and `enum`
+/// strings (`false`: not proven).
+fn strings_disjoint(a: &Simple, b: &Simple) -> bool {
+    // The regexes a string must match; empty when no string is admitted.
+    let language = |s: &Simple| -> Option<Vec<String>> {
+        let Some((mut all, _)) = strings::of_simple(s, &[], "").ok()? else { return Some(Vec::new()) };
+        if let Some(Value::Array(values)) = s.get("enum") {
+            let spelled: Vec<String> = values.iter().filter_map(Value::as_str).map(strings::literal).collect();
+            if spelled.is_empty() {
+                return Some(Vec::new());
+            }
+            all.push(format!("(?:{})", spelled.join("|")));
+        }
+        Some(all)
+    };
+    let (Some(mut x), Some(y)) = (language(a), language(b)) else { return false };
+    if x.is_empty() || y.is_empty() {
+        return true;
+    }
+    x.extend(y);
+    strings::languages_meet(&x) == Some(false)
 }
 
 /// Whether the `[min, max]` ranges of two schemas (inclusive bounds) cannot meet.

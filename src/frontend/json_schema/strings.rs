@@ -9,7 +9,11 @@
 //! what makes "none of these names" and length bounds exact. Unconstrained strings
 //! accept every escape JSON allows.
 
+use super::formats::{self, Format};
+use super::normalize::{count, Schemas, Simple};
+use crate::error::Result;
 use crate::frontend::pyregex;
+use serde_json::Value;
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 /// Any JSON string, every escape allowed.
@@ -21,6 +25,36 @@ const CANONICAL_CHAR: &str = r#"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-f
 /// A `pattern` or `format` translated to a regex over the string's spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct StringRegex(pub String);
+
+/// The regexes a string must match and those it must not; `None` if no string is
+/// admitted.
+pub(super) fn of_simple(s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
+    let mut all = Vec::new();
+    for p in s.get("pattern").and_then(Value::as_array).into_iter().flatten() {
+        let p = p.as_str().ok_or_else(|| Schemas::error(at, "pattern must be a string"))?;
+        all.push(pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
+    }
+    for f in s.get("format").and_then(Value::as_array).into_iter().flatten() {
+        let name = f.as_str().ok_or_else(|| Schemas::error(at, "format must be a string"))?;
+        match formats::format(name) {
+            Format::Regexes(regexes) => all.extend(regexes.iter().map(|r| anchored(r).0)),
+            Format::Unsupported => return Err(Schemas::error(at, format!("format {name:?} is not supported"))),
+            Format::Annotation => {}
+        }
+    }
+    let min = count(s, "minLength", at)?.unwrap_or(0);
+    let max = count(s, "maxLength", at)?;
+    if max.is_some_and(|max| max < min) {
+        return Ok(None);
+    }
+    if min > 0 || max.is_some() || all.is_empty() && !excluded.is_empty() {
+        all.push(length(min, max));
+    }
+    if all.is_empty() {
+        all.push(ANY_STRING.to_string());
+    }
+    Ok(Some((all, excluded.to_vec())))
+}
 
 /// Strings whose length in characters is within `min..=max`.
 pub(super) fn length(min: u64, max: Option<u64>) -> String {
@@ -192,6 +226,56 @@ fn spell(c: char) -> String {
     }
 }
 
+/// Most product states [`languages_meet`] explores before giving up.
+const MAX_PRODUCT_STATES: usize = 20_000;
+
+/// Whether some text matches every regex of `all` in full: `Some(false)` proves the
+/// languages disjoint, `None` means the search was too large to decide.
+pub(super) fn languages_meet(all: &[String]) -> Option<bool> {
+    use regex_automata::hybrid::dfa::DFA;
+    use regex_automata::util::start;
+    use regex_automata::Anchored;
+    let dfas: Vec<DFA> = all
+        .iter()
+        .map(|r| DFA::builder().configure(DFA::config().cache_capacity(4 << 20)).build(r).ok())
+        .collect::<Option<_>>()?;
+    let mut caches: Vec<_> = dfas.iter().map(DFA::create_cache).collect();
+    let anchored = start::Config::new().anchored(Anchored::Yes);
+    let first: Vec<_> =
+        dfas.iter().zip(&mut caches).map(|(d, c)| d.start_state(c, &anchored).ok()).collect::<Option<_>>()?;
+    let mut seen = hashbrown::HashSet::new();
+    let mut todo = vec![first.clone()];
+    seen.insert(first);
+    while let Some(states) = todo.pop() {
+        let mut matches = true;
+        for ((dfa, cache), &state) in dfas.iter().zip(&mut caches).zip(&states) {
+            matches &= dfa.next_eoi_state(cache, state).ok()?.is_match();
+        }
+        if matches {
+            return Some(true);
+        }
+        for byte in 0..=255u8 {
+            let mut next = Vec::with_capacity(states.len());
+            for ((dfa, cache), &state) in dfas.iter().zip(&mut caches).zip(&states) {
+                let to = dfa.next_state(cache, state, byte).ok()?;
+                if to.is_dead() {
+                    break;
+                }
+                next.push(to);
+            }
+            if next.len() == states.len() && !seen.contains(&next) {
+                if seen.len() >= MAX_PRODUCT_STATES {
+                    return None;
+                }
+                seen.insert(next.clone());
+                todo.push(next);
+            }
+        }
+    }
+    // A cache cleared during the search renumbered its states: the answer is unsure.
+    caches.iter().all(|c| c.clear_count() == 0).then_some(false)
+}
+
 
 #[cfg(test)]
 mod tests {
@@ -230,6 +314,15 @@ mod tests {
     fn optional_repetitions_stay_greedy_and_optional() {
         let r = pattern("^a([a-z]+)?b$").unwrap().0;
         assert!(full(&r, r#""ab""#) && full(&r, r#""axyb""#) && !full(&r, r#""a1b""#));
+    }
+
+    #[test]
+    fn languages_meet_only_where_some_text_matches_all() {
+        let ipv4 = anchored(r"[0-9]{1,3}(\.[0-9]{1,3}){3}").0;
+        assert_eq!(languages_meet(&[pattern("^basic:(string|text):$").unwrap().0, pattern("^basic:date:$").unwrap().0]), Some(false));
+        assert_eq!(languages_meet(&[pattern("^a").unwrap().0, pattern("b$").unwrap().0]), Some(true));
+        assert_eq!(languages_meet(&[ipv4.clone(), length(0, Some(6))]), Some(false));
+        assert_eq!(languages_meet(&[ipv4, length(0, Some(7))]), Some(true));
     }
 
     #[test]

@@ -147,7 +147,7 @@ fn one_of_is_exact_when_branches_are_disjoint() {
         {"type": "object", "properties": {"kind": {"const": "b"}, "y": {"type": "string"}}, "required": ["kind"]}]}"#;
     check(tagged, &[(r#"{"kind": "a", "x": 1}"#, true), (r#"{"kind": "b", "y": "s"}"#, true), (r#"{"kind": "c"}"#, false)]);
     check(r#"{"oneOf": [{"type": "string"}, {"type": "null"}]}"#, &[("null", true), (r#""s""#, true), ("1", false)]);
-    let overlapping = r#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#;
+    let overlapping = r#"{"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]}"#;
     let err = Grammar::from_json_schema(overlapping).unwrap_err();
     assert!(err.to_string().contains("#/oneOf") && err.to_string().contains("exactly-one"), "{err}");
 }
@@ -227,7 +227,8 @@ fn if_then_else_on_a_discriminator() {
         (r#"{"n": "x"}"#, true),
         (r#"{"n": 1}"#, false),
     ]);
-    let err = Grammar::from_json_schema(r#"{"if": {"minimum": 3}, "then": {"type": "integer"}}"#).unwrap_err();
+    check(r#"{"if": {"minimum": 3}, "then": {"type": "integer"}}"#, &[("4", true), ("4.5", false), ("2.5", true), (r#""s""#, false)]);
+    let err = Grammar::from_json_schema(r#"{"if": {"multipleOf": 3}, "then": {"type": "integer"}}"#).unwrap_err();
     assert!(err.to_string().contains("#/if"), "{err}");
 }
 
@@ -245,10 +246,36 @@ fn not_of_null_boolean_and_integer_values() {
 }
 
 #[test]
+fn properties_in_any_order_each_at_most_once() {
+    let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}, "c": {}},
+        "required": ["b"], "additionalProperties": {"type": "boolean"}}"#;
+    check(schema, &[
+        (r#"{"b": "x", "a": 1}"#, true),
+        (r#"{"c": null, "b": "x", "a": 1}"#, true),
+        (r#"{"z": true, "b": "x", "y": false, "a": 1, "w": true}"#, true),
+        (r#"{"z": true, "b": "x"}"#, true),
+        // A property twice, a required one missing, an undeclared one of the wrong type.
+        (r#"{"a": 1, "b": "x", "a": 2}"#, false),
+        (r#"{"b": "x", "b": "y"}"#, false),
+        (r#"{"a": 1, "z": true}"#, false),
+        (r#"{"z": 1, "b": "x"}"#, false),
+        (r#"{"b": 1, "a": 1}"#, false),
+    ]);
+    // Past the limit, objects keep the declared or required-first orders.
+    let options = JsonSchemaOptions { max_any_order_properties: 2, ..JsonSchemaOptions::default() };
+    let g = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(schema, &options).unwrap()).unwrap());
+    assert!(accepts(&g, r#"{"a": 1, "b": "x", "c": null}"#));
+    assert!(accepts(&g, r#"{"b": "x", "a": 1}"#));
+    assert!(!accepts(&g, r#"{"c": null, "b": "x"}"#));
+}
+
+#[test]
 fn properties_in_declared_or_required_first_order() {
     let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "c": {"type": "integer"}},
         "required": ["c", "a"]}"#;
-    check(schema, &[
+    let options = JsonSchemaOptions { property_order: PropertyOrder::DeclaredOrRequiredFirst, ..JsonSchemaOptions::default() };
+    let required_first = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(schema, &options).unwrap()).unwrap());
+    for (text, valid) in [
         (r#"{"a": 1, "b": 2, "c": 3}"#, true),
         (r#"{"c": 3, "a": 1, "b": 2}"#, true),
         (r#"{"c": 3, "a": 1}"#, true),
@@ -258,7 +285,9 @@ fn properties_in_declared_or_required_first_order() {
         (r#"{"a": 1, "c": 3, "b": 2}"#, false),
         (r#"{"c": 3, "b": 2, "a": 1}"#, false),
         (r#"{"c": 3}"#, false),
-    ]);
+    ] {
+        assert_eq!(accepts(&required_first, text), valid, "{text}");
+    }
     let options = JsonSchemaOptions { property_order: PropertyOrder::Declared, ..JsonSchemaOptions::default() };
     let g = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(schema, &options).unwrap()).unwrap());
     assert!(accepts(&g, r#"{"a": 1, "b": 2, "c": 3}"#));
@@ -294,4 +323,81 @@ fn one_of_with_overlapping_object_branches_is_narrowed() {
         (r#"{"a": 1, "b": 2}"#, false),
         (r#"{}"#, false),
     ]);
+}
+
+#[test]
+fn enum_values_are_filtered_by_the_keywords_beside_them() {
+    // Object keywords do not touch an enum without objects.
+    check(r#"{"enum": ["x", 1], "properties": {"a": {}}, "required": ["a"], "minimum": 2}"#, &[
+        (r#""x""#, true),
+        ("1", false),
+    ]);
+    let schema = r#"{"enum": [{"a": 1}, {"a": "s"}, {"b": 1}, {"a": 2, "c": 1}, [1, 1], [1, 2], [3]],
+        "properties": {"a": {"type": "integer"}}, "required": ["a"], "additionalProperties": false,
+        "items": {"type": "integer", "maximum": 2}, "uniqueItems": true}"#;
+    check(schema, &[
+        (r#"{"a": 1}"#, true),
+        (r#"{"a": "s"}"#, false),
+        (r#"{"b": 1}"#, false),
+        (r#"{"a": 2, "c": 1}"#, false),
+        ("[1, 2]", true),
+        ("[1, 1]", false),
+        ("[3]", false),
+    ]);
+    let nested = r##"{"enum": [{"p": {"q": [1]}}, {"p": {"q": []}}], "properties": {"p": {"$ref": "#/$defs/p"}},
+        "$defs": {"p": {"properties": {"q": {"minItems": 1}}}}}"##;
+    check(nested, &[(r#"{"p": {"q": [1]}}"#, true), (r#"{"p": {"q": []}}"#, false)]);
+}
+
+#[test]
+fn overlapping_one_of_branches_are_narrowed_to_exactly_one() {
+    // Strings: an IPv4 address is also a dotted name.
+    check(r#"{"type": "string", "oneOf": [{"pattern": "^[a-z0-9.]+$"}, {"format": "ipv4"}]}"#, &[
+        (r#""example.com""#, true),
+        (r#""1.2.3.4""#, false),
+        (r#""1.2.3.400""#, true),
+    ]);
+    // Branches whose string languages do not meet are disjoint as they are.
+    // (A hostname is two regexes, whose complement is not expressible: only the proof
+    // compiles this one.)
+    check(r#"{"oneOf": [{"format": "hostname"}, {"pattern": "^_"}], "type": "string"}"#, &[
+        (r#""a.b""#, true),
+        (r#""_x""#, true),
+        (r#""""#, false),
+    ]);
+    // Numbers: integers match both, so only fractions would remain, which the emitter
+    // cannot spell: an error, not a wider grammar.
+    let err = Grammar::from_json_schema(r#"{"oneOf": [{"type": "number"}, {"type": "integer"}]}"#).unwrap_err();
+    assert!(err.to_string().contains("not integers"), "{err}");
+    check(r#"{"type": "integer", "oneOf": [{"minimum": 2}, {"maximum": 5}]}"#, &[
+        ("1", true),
+        ("2", false),
+        ("5", false),
+        ("6", true),
+    ]);
+    // Closed objects: the empty object matches both.
+    check(r#"{"oneOf": [
+        {"type": "object", "properties": {"and": {"type": "integer"}}, "additionalProperties": false},
+        {"type": "object", "properties": {"or": {"type": "integer"}}, "additionalProperties": false}]}"#, &[
+        (r#"{"and": 1}"#, true),
+        (r#"{"or": 1}"#, true),
+        (r#"{}"#, false),
+        (r#"{"and": 1, "or": 1}"#, false),
+    ]);
+    // A `not` beside a requirement.
+    check(r#"{"type": "object", "oneOf": [{"required": ["image"], "not": {"required": ["a", "b"]}}, {"required": ["dir"]}]}"#, &[
+        (r#"{"image": 1}"#, true),
+        (r#"{"dir": 1}"#, true),
+        (r#"{"image": 1, "dir": 1}"#, false),
+        (r#"{"image": 1, "a": 1, "b": 1, "dir": 1}"#, true),
+        (r#"{"image": 1, "a": 1, "b": 1}"#, false),
+    ]);
+}
+
+#[test]
+fn not_of_any_expressible_condition_is_its_complement() {
+    check(r#"{"type": "integer", "not": {"minimum": 3, "maximum": 5}}"#, &[("2", true), ("3", false), ("5", false), ("6", true)]);
+    check(r#"{"type": "string", "not": {"minLength": 2}}"#, &[(r#""a""#, true), (r#""ab""#, false)]);
+    check(r#"{"type": "array", "not": {"maxItems": 1}}"#, &[("[1, 2]", true), ("[1]", false)]);
+    check(r#"{"not": {"type": "string", "format": "ipv4"}}"#, &[(r#""1.2.3.4""#, false), (r#""x""#, true), ("1", true)]);
 }

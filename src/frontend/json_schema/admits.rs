@@ -1,0 +1,150 @@
+//! Whether one JSON value satisfies a schema: how an `enum` of objects or arrays is
+//! filtered by the object and array keywords beside it.
+//!
+//! The checks reuse the regexes the grammar is built from (strings, numbers, property
+//! names), so a value is admitted here exactly when the grammar of the same keywords
+//! would accept its spelling. A keyword these checks do not know is an error, never a
+//! pass.
+
+use super::emit::{pattern_properties, Emitter, Spellings, UNSUPPORTED};
+use super::normalize::count;
+use super::strings;
+use super::normalize::{Schemas, Simple, Types};
+use crate::error::Result;
+use serde_json::{Map, Value};
+
+/// How deep values may nest for [`Emitter::admits`].
+const MAX_DEPTH: usize = 64;
+
+impl Emitter<'_> {
+    /// Whether `value` satisfies `schema` (any schema: `$ref`s and combinators are
+    /// flattened first).
+    pub(super) fn admits(&self, schema: &Value, value: &Value, at: &str, depth: usize) -> Result<bool> {
+        if depth > MAX_DEPTH {
+            return Err(Schemas::error(at, format!("an enum value nests deeper than {MAX_DEPTH}")));
+        }
+        for simple in self.schemas.flatten(schema, at)? {
+            if self.admits_simple(&simple, value, at, depth)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether `value` satisfies the simple schema `s`.
+    pub(super) fn admits_simple(&self, s: &Simple, value: &Value, at: &str, depth: usize) -> Result<bool> {
+        if let Some(keyword) = UNSUPPORTED.iter().find(|k| s.contains_key(**k)) {
+            return Err(Schemas::error(at, format!("`{keyword}` is not supported")));
+        }
+        if !Types::of_simple(s).contains(Types::of(value)) {
+            return Ok(false);
+        }
+        if let Some(Value::Array(values)) = s.get("enum") {
+            if !values.iter().any(|v| same_value(v, value)) {
+                return Ok(false);
+            }
+        }
+        for not in s.get("not").and_then(Value::as_array).into_iter().flatten() {
+            if self.admits(not, value, &format!("{at}/not"), depth + 1)? {
+                return Ok(false);
+            }
+        }
+        let spelled = || serde_json::to_string(value).unwrap_or_default();
+        match value {
+            Value::String(_) => Ok(match strings::of_simple(s, &[], at)? {
+                Some((all, _)) => Spellings::new(&all, at)?.all(&spelled()),
+                None => false,
+            }),
+            Value::Number(_) => Ok(match self.number_regexes(s, true, at)? {
+                Some(all) => Spellings::new(&all, at)?.all(&spelled()),
+                None => false,
+            }),
+            Value::Object(members) => self.admits_object(s, members, at, depth),
+            Value::Array(items) => self.admits_array(s, items, at, depth),
+            Value::Null | Value::Bool(_) => Ok(true),
+        }
+    }
+
+    fn admits_object(&self, s: &Simple, members: &Map<String, Value>, at: &str, depth: usize) -> Result<bool> {
+        let required = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
+        if required.into_iter().any(|name| !members.contains_key(name)) {
+            return Ok(false);
+        }
+        let n = members.len() as u64;
+        if count(s, "minProperties", at)?.is_some_and(|min| n < min) || count(s, "maxProperties", at)?.is_some_and(|max| n > max) {
+            return Ok(false);
+        }
+        let declared = s.get("properties").and_then(Value::as_object);
+        let patterns = pattern_properties(s, at)?;
+        let names = self.property_name_regexes(s, at)?;
+        let names = (!names.is_empty()).then(|| Spellings::new(&names, at)).transpose()?;
+        for (name, member) in members {
+            let spelled = serde_json::to_string(name).unwrap_or_default();
+            let own = declared.and_then(|p| p.get(name));
+            let mut matched = own.is_some();
+            if let Some(schema) = own {
+                if !self.admits(schema, member, at, depth + 1)? {
+                    return Ok(false);
+                }
+            }
+            for (regex, schema) in &patterns {
+                if Spellings::new(std::slice::from_ref(&regex.0), at)?.any(&spelled) {
+                    matched = true;
+                    if !self.admits(schema, member, at, depth + 1)? {
+                        return Ok(false);
+                    }
+                }
+            }
+            if !matched {
+                if names.as_ref().is_some_and(|names| !names.all(&spelled)) {
+                    return Ok(false);
+                }
+                let additional = s.get("additionalProperties").unwrap_or(&Value::Bool(true));
+                if !self.admits(additional, member, at, depth + 1)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    fn admits_array(&self, s: &Simple, items: &[Value], at: &str, depth: usize) -> Result<bool> {
+        let n = items.len() as u64;
+        if count(s, "minItems", at)?.is_some_and(|min| n < min) || count(s, "maxItems", at)?.is_some_and(|max| n > max) {
+            return Ok(false);
+        }
+        if s.get("uniqueItems") == Some(&Value::Bool(true))
+            && items.iter().enumerate().any(|(i, a)| items[..i].iter().any(|b| same_value(a, b)))
+        {
+            return Ok(false);
+        }
+        let (tuple, rest) = match (s.get("prefixItems"), s.get("items")) {
+            (Some(Value::Array(prefix)), items) => (prefix.as_slice(), items),
+            (None, Some(Value::Array(prefix))) => (prefix.as_slice(), s.get("additionalItems")),
+            (_, items) => (&[][..], items),
+        };
+        let any = Value::Bool(true);
+        for (i, item) in items.iter().enumerate() {
+            let schema = tuple.get(i).or(rest).unwrap_or(&any);
+            if !self.admits(schema, item, at, depth + 1)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// JSON equality: numbers by value (`1` equals `1.0`), objects regardless of order.
+pub(super) fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
+}
