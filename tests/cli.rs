@@ -116,6 +116,19 @@ fn validate_checks_an_instance_against_a_schema() {
 }
 
 #[test]
+fn property_order_is_chosen_on_the_command_line() {
+    let schema = temp("order-schema.json", br#"{"properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}}"#);
+    let swapped = temp("order-instance.json", br#"{"b": 1, "a": 2}"#);
+    let verdict = |flags: &[&str]| {
+        let o = run(&[&["validate", schema.to_str().unwrap(), swapped.to_str().unwrap()][..], flags].concat());
+        o.status.code()
+    };
+    assert_eq!(verdict(&[]), Some(0), "any order by default");
+    assert_eq!(verdict(&["--property-order", "declared"]), Some(1));
+    assert_eq!(verdict(&["--max-any-order", "1"]), Some(1), "two properties are past the limit");
+}
+
+#[test]
 fn maskbench_validate_mode_counts_statuses_and_writes_records() {
     let file = temp(
         "mb.json",

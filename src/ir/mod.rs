@@ -373,21 +373,40 @@ impl GrammarBuilder {
 }
 
 fn productive_nonterminals(nonterminals: &[String], productions: &[Production], terminals: &[Terminal]) -> Vec<bool> {
+    // Worklist over the productions still waiting on unproductive nonterminals: each
+    // production is visited once per nonterminal of its right-hand side (linear, where
+    // sweeping until nothing changes is quadratic on long chains of rules).
     let mut productive = vec![false; nonterminals.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for p in productions {
-            if productive[p.lhs.index()] {
-                continue;
+    let mut waiting = vec![0usize; productions.len()];
+    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); nonterminals.len()];
+    let mut ready = Vec::new();
+    for (i, p) in productions.iter().enumerate() {
+        let lexable = p.rhs.iter().all(|s| match s {
+            Symbol::Terminal(t) => terminals[t.index()].pattern != TerminalPattern::Declared,
+            Symbol::Nonterminal(_) => true,
+        });
+        if !lexable {
+            continue;
+        }
+        for s in &p.rhs {
+            if let Symbol::Nonterminal(n) = s {
+                waiting[i] += 1;
+                uses[n.index()].push(i);
             }
-            let ok = p.rhs.iter().all(|s| match s {
-                Symbol::Nonterminal(n) => productive[n.index()],
-                Symbol::Terminal(t) => terminals[t.index()].pattern != TerminalPattern::Declared,
-            });
-            if ok {
-                productive[p.lhs.index()] = true;
-                changed = true;
+        }
+        if waiting[i] == 0 {
+            ready.push(i);
+        }
+    }
+    while let Some(i) = ready.pop() {
+        let lhs = productions[i].lhs.index();
+        if std::mem::replace(&mut productive[lhs], true) {
+            continue;
+        }
+        for &user in &uses[lhs] {
+            waiting[user] -= 1;
+            if waiting[user] == 0 {
+                ready.push(user);
             }
         }
     }
@@ -395,11 +414,15 @@ fn productive_nonterminals(nonterminals: &[String], productions: &[Production], 
 }
 
 fn reachable_nonterminals(count: usize, productions: &[Production], start: NonterminalId) -> Vec<bool> {
+    let mut by_lhs: Vec<Vec<&Production>> = vec![Vec::new(); count];
+    for p in productions {
+        by_lhs[p.lhs.index()].push(p);
+    }
     let mut reachable = vec![false; count];
     reachable[start.index()] = true;
     let mut stack = vec![start];
     while let Some(n) = stack.pop() {
-        for p in productions.iter().filter(|p| p.lhs == n) {
+        for p in &by_lhs[n.index()] {
             for s in &p.rhs {
                 if let Symbol::Nonterminal(m) = s {
                     if !reachable[m.index()] {
