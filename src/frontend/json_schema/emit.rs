@@ -30,23 +30,6 @@ pub(super) const UNSUPPORTED: &[&str] = &[
 /// Keywords that constrain strings only.
 pub(super) const STRING_KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength"];
 
-/// Keywords that constrain objects only.
-const OBJECT_KEYWORDS: &[&str] = &[
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "dependencies",
-    "dependentRequired",
-    "dependentSchemas",
-];
-
-/// Keywords that constrain arrays only.
-const ARRAY_KEYWORDS: &[&str] = &["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
-
 pub(super) struct Emitter<'a> {
     pub(super) schemas: &'a Schemas<'a>,
     b: GrammarBuilder,
@@ -299,44 +282,11 @@ impl<'a> Emitter<'a> {
         nots: &Negations,
         at: &str,
     ) -> Result<Vec<Vec<Symbol>>> {
-        // Object and array keywords constrain only values of their type: beside an enum
-        // without such values they change nothing.
-        let holds = |t: Types| values.iter().any(|v| Types::of(v) == t);
-        let (objects, arrays) = (holds(Types::OBJECT), holds(Types::ARRAY));
         let other: Vec<&str> = s
             .keys()
             .map(String::as_str)
             .filter(|k| !matches!(*k, "enum" | "type" | "not") && !ANNOTATIONS.contains(k) && !ignorable(k))
-            .filter(|k| objects || !OBJECT_KEYWORDS.contains(k))
-            .filter(|k| arrays || !ARRAY_KEYWORDS.contains(k))
             .collect();
-        let checked: &[&str] = &[
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "minProperties",
-            "maxProperties",
-            "items",
-            "prefixItems",
-            "additionalItems",
-            "minItems",
-            "maxItems",
-            "uniqueItems",
-            "minimum",
-            "maximum",
-            "exclusiveMinimum",
-            "exclusiveMaximum",
-            "multipleOf",
-            "minLength",
-            "maxLength",
-            "pattern",
-            "format",
-        ];
-        if let Some(k) = other.iter().find(|k| !checked.contains(k)) {
-            return Err(Schemas::error(at, format!("enum together with `{k}` is not supported")));
-        }
         let excluded_strings = Spellings::new(&nots.strings, at)?;
         let excluded_numbers = Spellings::new(&nots.numbers, at)?;
         // What the keywords beside the enum demand of string and number values (`None`:
