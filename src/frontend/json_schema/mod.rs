@@ -64,11 +64,11 @@ pub enum Whitespace {
 /// How `oneOf` is compiled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OneOf {
-    /// Exactly one branch must match. Branches must be provably disjoint (by type,
-    /// `enum`/`const` values, a required discriminator property, a property one branch
-    /// forbids and the other requires, or ranges), or a branch overlapping one that is a
-    /// condition on an object's type, `required` names and `properties` is narrowed to
-    /// that condition's complement; otherwise compiling fails.
+    /// Exactly one branch must match. Branches proven disjoint (by type, `enum`/`const`
+    /// values, a required discriminator property, a property one branch forbids and the
+    /// other requires, ranges, or string languages that do not meet) are kept; others
+    /// are narrowed to the values the other branches reject, when those complements are
+    /// expressible keyword by keyword; otherwise compiling fails.
     #[default]
     Exact,
     /// A `oneOf` whose branches may overlap is compiled as `anyOf` and listed in
@@ -105,7 +105,8 @@ pub enum PropertyOrder {
 /// ```
 /// use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, OneOf};
 ///
-/// let schema = r#"{"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]}"#;
+/// // Multiples of 10 match both branches; "not a multiple of 5" has no grammar here.
+/// let schema = r#"{"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]}"#;
 /// assert!(compile_json_schema(schema, &JsonSchemaOptions::default()).is_err());
 /// let options = JsonSchemaOptions { one_of: OneOf::AsAnyOf, ..JsonSchemaOptions::default() };
 /// let compiled = compile_json_schema(schema, &options).unwrap();
