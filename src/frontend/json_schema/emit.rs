@@ -30,6 +30,10 @@ pub(super) const UNSUPPORTED: &[&str] = &[
 /// Keywords that constrain strings only.
 pub(super) const STRING_KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength"];
 
+/// The most declared properties any order is built for, whatever the options say:
+/// `2^16` member sets already pass the default production limit, and the set is a `u64`.
+const MAX_ANY_ORDER_PROPERTIES: usize = 16;
+
 pub(super) struct Emitter<'a> {
     pub(super) schemas: &'a Schemas<'a>,
     b: GrammarBuilder,
@@ -550,7 +554,8 @@ impl<'a> Emitter<'a> {
             out.push(vec![self.punct.lbrace, self.punct.rbrace]);
         }
         let options = &self.schemas.options;
-        if options.property_order == PropertyOrder::Any && declared.len() <= options.max_any_order_properties {
+        let any_order_limit = options.max_any_order_properties.min(MAX_ANY_ORDER_PROPERTIES);
+        if options.property_order == PropertyOrder::Any && declared.len() <= any_order_limit {
             let list = self.any_order_list(&name, &declared, extra_member)?;
             out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
             return Ok(out);

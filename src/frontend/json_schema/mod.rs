@@ -121,7 +121,8 @@ pub struct JsonSchemaOptions {
     /// Property orders accepted. Default [`PropertyOrder::Any`].
     pub property_order: PropertyOrder,
     /// Most declared properties an object may have for [`PropertyOrder::Any`] to apply
-    /// to it (an object with `n` takes about `n * 2^n` rules). Default 8.
+    /// to it (an object with `n` takes about `n * 2^n` rules). Default 8; values above 16
+    /// count as 16.
     pub max_any_order_properties: usize,
     /// Limits checked while building the grammar.
     pub limits: GrammarLimits,
