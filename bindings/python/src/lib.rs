@@ -163,8 +163,9 @@ impl PyGrammar {
 
     /// The grammar of the JSON texts valid for a JSON Schema, given as text or as a Python
     /// object (serialized with `json.dumps`). `whitespace` is `"flexible"` (any JSON
-    /// whitespace between tokens) or `"compact"` (none). `oneOf` is exact: its branches
-    /// must be provably disjoint (`docs/json-schema.md`).
+    /// whitespace between tokens) or `"compact"` (none). `oneOf` is exact: branches are
+    /// proven disjoint or narrowed to exactly-one, else compiling fails
+    /// (`docs/json-schema.md`).
     #[staticmethod]
     #[pyo3(signature = (schema, *, whitespace = "flexible"))]
     fn from_json_schema(py: Python<'_>, schema: &Bound<'_, PyAny>, whitespace: &str) -> PyResult<PyGrammar> {
