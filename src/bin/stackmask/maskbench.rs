@@ -115,10 +115,9 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         }
         _ => None,
     };
-    let options = args.options.clone();
     let probe = MemoryProbe::start();
     let progress = schema_progress(files.len());
-    let Some(records) = records::run_each(&files, progress, |path| run_file(path, &args, &options))? else {
+    let Some(records) = records::run_each(&files, progress, |path| run_file(path, &args))? else {
         return Ok(ExitCode::from(1));
     };
     let summary = Summary::of(&records, probe.finish());
@@ -200,7 +199,7 @@ impl SchemaFile {
     }
 }
 
-fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Record, Error> {
+fn run_file(path: &Path, args: &Args) -> Result<Record, Error> {
     let mut record = Record::new(path);
     let file = match SchemaFile::load(path)? {
         Ok(file) => file,
@@ -208,7 +207,7 @@ fn run_file(path: &Path, args: &Args, options: &JsonSchemaOptions) -> Result<Rec
     };
     // Parsing the schema text counts in TTFM; writing it out of the file's parse did not.
     let started = Instant::now();
-    let compiled = compile_json_schema(&file.schema_text, options)
+    let compiled = compile_json_schema(&file.schema_text, &args.options)
         .and_then(|SchemaGrammar { grammar, approximated }| {
             record.approximated = approximated;
             CompiledGrammar::with_config(&grammar, &args.compile).map(Arc::new)

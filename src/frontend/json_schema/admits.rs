@@ -7,9 +7,8 @@
 //! pass.
 
 use super::emit::{pattern_properties, Emitter, Spellings, UNSUPPORTED};
-use super::normalize::count;
+use super::normalize::{count, required, Schemas, Simple, Types};
 use super::strings;
-use super::normalize::{Schemas, Simple, Types};
 use crate::error::Result;
 use serde_json::{Map, Value};
 
@@ -66,8 +65,7 @@ impl Emitter<'_> {
     }
 
     fn admits_object(&self, s: &Simple, members: &Map<String, Value>, at: &str, depth: usize) -> Result<bool> {
-        let required = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str);
-        if required.into_iter().any(|name| !members.contains_key(name)) {
+        if required(s).any(|name| !members.contains_key(name)) {
             return Ok(false);
         }
         let n = members.len() as u64;
@@ -75,7 +73,10 @@ impl Emitter<'_> {
             return Ok(false);
         }
         let declared = s.get("properties").and_then(Value::as_object);
-        let patterns = pattern_properties(s, at)?;
+        let patterns = pattern_properties(s, at)?
+            .into_iter()
+            .map(|(regex, schema)| Ok((Spellings::new(std::slice::from_ref(&regex.0), at)?, schema)))
+            .collect::<Result<Vec<_>>>()?;
         let names = self.property_name_regexes(s, at)?;
         let names = (!names.is_empty()).then(|| Spellings::new(&names, at)).transpose()?;
         for (name, member) in members {
@@ -87,8 +88,8 @@ impl Emitter<'_> {
                     return Ok(false);
                 }
             }
-            for (regex, schema) in &patterns {
-                if Spellings::new(std::slice::from_ref(&regex.0), at)?.any(&spelled) {
+            for (pattern, schema) in &patterns {
+                if pattern.any(&spelled) {
                     matched = true;
                     if !self.admits(schema, member, at, depth + 1)? {
                         return Ok(false);
@@ -135,7 +136,7 @@ impl Emitter<'_> {
 }
 
 /// JSON equality: numbers by value (`1` equals `1.0`), objects regardless of order.
-pub(super) fn same_value(a: &Value, b: &Value) -> bool {
+fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
             (Some(x), Some(y)) => x == y,

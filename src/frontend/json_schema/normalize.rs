@@ -399,11 +399,10 @@ impl<'a> Schemas<'a> {
                 "required" => out.extend(required(condition).map(object_lacking)),
                 "properties" => {
                     // A property `within` forbids cannot fail.
+                    let keys = within.and_then(closed_keys);
                     let may_have = |name: &str| {
-                        within.map_or(true, |w| {
-                            property(w, name) != Some(&Value::Bool(false))
-                                && closed_keys(w).map_or(true, |keys| keys.iter().any(|k| k == name))
-                        })
+                        within.map_or(true, |w| property(w, name) != Some(&Value::Bool(false)))
+                            && keys.as_ref().map_or(true, |keys| keys.iter().any(|k| k == name))
                     };
                     for (name, schema) in v.as_object().into_iter().flatten().filter(|(name, _)| may_have(name)) {
                         let mut failing = typed(Types::OBJECT, "required", serde_json::json!([name]));
@@ -574,7 +573,7 @@ fn object_lacking(name: &str) -> Simple {
     s
 }
 
-fn required(s: &Simple) -> impl Iterator<Item = &str> {
+pub(super) fn required(s: &Simple) -> impl Iterator<Item = &str> {
     s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
 }
 
