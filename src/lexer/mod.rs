@@ -373,6 +373,8 @@ struct Builder<'a> {
     visited: Vec<u32>,
     /// The current `closure` call's mark in `visited`.
     generation: u32,
+    /// Per byte class: the NFA states one byte of it leads to (reused between states).
+    seeds: Vec<Vec<(u32, StateID)>>,
 }
 
 impl<'a> Builder<'a> {
@@ -417,6 +419,7 @@ impl<'a> Builder<'a> {
             offsets,
             visited: vec![0; total],
             generation: 0,
+            seeds: Vec::new(),
         }
     }
 
@@ -435,10 +438,8 @@ impl<'a> Builder<'a> {
             self.deadline.check()?;
             let state = next_unexplored;
             next_unexplored += 1;
-            for (class, target) in self.successors(state).into_iter().enumerate() {
-                let id = self.intern(false, target)?;
-                self.transitions[state * stride + class] = id;
-            }
+            let targets = self.successors(state)?;
+            self.transitions[state * stride..(state + 1) * stride].copy_from_slice(&targets);
         }
         let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
@@ -509,12 +510,16 @@ impl<'a> Builder<'a> {
         ids.into_boxed_slice()
     }
 
-    /// The subsets after reading each byte class from DFA state `state`, in class order.
+    /// The states after reading each byte class from DFA state `state`, in class order.
     /// One pass over the state's NFA states sends each transition to the classes its
-    /// byte range covers (byte classes never straddle a range's ends).
-    fn successors(&mut self, state: usize) -> Vec<Subset> {
+    /// byte range covers (byte classes never straddle a range's ends). Classes that
+    /// reach the same NFA states share one closure: patterns with large Unicode classes
+    /// split the bytes into many classes that mostly lead to the same place.
+    fn successors(&mut self, state: usize) -> Result<Vec<LexState>> {
         let stride = self.representatives.len();
-        let mut seeds: Vec<Vec<(u32, StateID)>> = vec![Vec::new(); stride];
+        let mut seeds = std::mem::take(&mut self.seeds);
+        seeds.iter_mut().for_each(Vec::clear);
+        seeds.resize_with(stride, Vec::new);
         for &(p, s) in &self.subsets[state] {
             let mut send = |start: u8, end: u8, next: StateID| {
                 let classes = usize::from(self.classes[start as usize])..=usize::from(self.classes[end as usize]);
@@ -533,7 +538,24 @@ impl<'a> Builder<'a> {
                 _ => {}
             }
         }
-        seeds.into_iter().map(|seeds| self.closure(seeds)).collect()
+        let mut targets = Vec::with_capacity(stride);
+        let mut seen: HashMap<&[(u32, StateID)], LexState> = HashMap::new();
+        for class_seeds in &seeds {
+            let target = match seen.get(class_seeds.as_slice()) {
+                Some(&target) => target,
+                None if class_seeds.is_empty() => LexState::DEAD,
+                None => {
+                    let subset = self.closure(class_seeds.clone());
+                    let target = self.intern(false, subset)?;
+                    seen.insert(class_seeds, target);
+                    target
+                }
+            };
+            targets.push(target);
+        }
+        drop(seen);
+        self.seeds = seeds;
+        Ok(targets)
     }
 
     /// ε-closure of `stack`'s states, keeping only byte-consuming and match states,
@@ -613,23 +635,32 @@ impl<'a> Builder<'a> {
             })
             .collect();
         let stride = self.representatives.len();
+        let successors: Vec<Vec<usize>> = (0..n)
+            .map(|q| {
+                let mut targets: Vec<usize> = self.transitions[q * stride..(q + 1) * stride]
+                    .iter()
+                    .map(|t| t.index())
+                    .filter(|&t| t != q && t != LexState::DEAD.index())
+                    .collect();
+                targets.sort_unstable();
+                targets.dedup();
+                targets
+            })
+            .collect();
         let mut changed = true;
         while changed {
             changed = false;
             for q in (0..n).rev() {
                 self.deadline.check()?;
-                for class in 0..stride {
-                    let target = self.transitions[q * stride + class].index();
-                    if target != q && target != LexState::DEAD.index() {
-                        let (a, b) = if q < target {
-                            let (lo, hi) = sets.split_at_mut(target);
-                            (&mut lo[q], &hi[0])
-                        } else {
-                            let (lo, hi) = sets.split_at_mut(q);
-                            (&mut hi[0], &lo[target])
-                        };
-                        changed |= a.union_with(b);
-                    }
+                for &target in &successors[q] {
+                    let (a, b) = if q < target {
+                        let (lo, hi) = sets.split_at_mut(target);
+                        (&mut lo[q], &hi[0])
+                    } else {
+                        let (lo, hi) = sets.split_at_mut(q);
+                        (&mut hi[0], &lo[target])
+                    };
+                    changed |= a.union_with(b);
                 }
             }
         }
