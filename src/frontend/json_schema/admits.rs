@@ -54,7 +54,7 @@ impl Emitter<'_> {
                 Some((all, _)) => Spellings::new(&all, at)?.all(&spelled()),
                 None => false,
             }),
-            Value::Number(_) => Ok(match self.number_regexes(s, true, at)? {
+            Value::Number(_) => Ok(match self.number_regexes(s, Types::NUMBER, at)? {
                 Some(all) => Spellings::new(&all, at)?.all(&spelled()),
                 None => false,
             }),

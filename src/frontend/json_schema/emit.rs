@@ -202,10 +202,7 @@ impl<'a> Emitter<'a> {
             }
         }
         if types.intersects(Types::NUMBER) {
-            if !types.contains(Types::INTEGER) {
-                return Err(Schemas::error(at, "numbers that are not integers (`not` an integer) are not supported"));
-            }
-            if let Some(number) = self.number(s, types.contains(Types::FRACTION), &nots.numbers, at)? {
+            if let Some(number) = self.number(s, types.and(Types::NUMBER), &nots.numbers, at)? {
                 out.push(vec![number]);
             }
         }
@@ -302,7 +299,7 @@ impl<'a> Emitter<'a> {
             Some(Spellings::none())
         };
         let numbers_ok = if has(Value::is_number) {
-            self.number_regexes(s, true, at)?.map(|all| Spellings::new(&all, at)).transpose()?
+            self.number_regexes(s, Types::NUMBER, at)?.map(|all| Spellings::new(&all, at)).transpose()?
         } else {
             Some(Spellings::none())
         };
@@ -396,8 +393,8 @@ impl<'a> Emitter<'a> {
 
     // ----- numbers -----
 
-    fn number(&mut self, s: &Simple, fractions: bool, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
-        let Some(mut all) = self.number_regexes(s, fractions, at)? else { return Ok(None) };
+    fn number(&mut self, s: &Simple, kinds: Types, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
+        let Some(mut all) = self.number_regexes(s, kinds, at)? else { return Ok(None) };
         if !excluded.is_empty() && all[0] == numbers::ANY_NUMBER {
             // Exclusions list plain spellings; an exponent spelling of an excluded value
             // (`1e0`) must not slip through.
@@ -411,8 +408,10 @@ impl<'a> Emitter<'a> {
         Ok(Some(self.terminal(pattern)))
     }
 
-    /// The regexes whose intersection is the numbers `s` admits; `None` if none is.
-    pub(super) fn number_regexes(&self, s: &Simple, fractions: bool, at: &str) -> Result<Option<Vec<String>>> {
+    /// The regexes whose intersection is the numbers of `kinds` (integers, fractions or
+    /// both) that `s` admits; `None` if none is.
+    pub(super) fn number_regexes(&self, s: &Simple, kinds: Types, at: &str) -> Result<Option<Vec<String>>> {
+        let fractions = kinds.contains(Types::FRACTION);
         let mut bounds = Vec::new();
         for (keyword, side, strict) in [
             ("minimum", numbers::Side::Above, false),
@@ -429,10 +428,12 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        let base = match (fractions, bounds.is_empty()) {
-            (false, _) => numbers::ANY_INTEGER,
-            (true, true) => numbers::ANY_NUMBER,
-            (true, false) => numbers::PLAIN_NUMBER,
+        let base = match (kinds.contains(Types::INTEGER), fractions, bounds.is_empty()) {
+            (true, false, _) => numbers::ANY_INTEGER,
+            (false, true, _) => numbers::NON_INTEGER,
+            (true, true, true) => numbers::ANY_NUMBER,
+            (true, true, false) => numbers::PLAIN_NUMBER,
+            (false, false, _) => return Ok(None),
         };
         let mut all = vec![base.to_string()];
         if let Some(m) = s.get("multipleOf") {

@@ -14,6 +14,9 @@ pub(super) const ANY_NUMBER: &str = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-
 pub(super) const ANY_INTEGER: &str = r"-?(?:0|[1-9][0-9]*)";
 /// Any number in plain decimal notation.
 pub(super) const PLAIN_NUMBER: &str = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?";
+/// Numbers that are not integers, in plain decimal notation (a fraction digit that is
+/// not zero).
+pub(super) const NON_INTEGER: &str = r"-?(?:0|[1-9][0-9]*)\.[0-9]*[1-9][0-9]*";
 
 const MAGNITUDE: &str = r"(?:0|[1-9][0-9]*)(?:\.[0-9]+)?";
 
