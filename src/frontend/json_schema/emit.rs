@@ -34,6 +34,10 @@ pub(super) const STRING_KEYWORDS: &[&str] = &["pattern", "format", "minLength", 
 /// `2^16` member sets already pass the default production limit, and the set is a `u64`.
 const MAX_ANY_ORDER_PROPERTIES: usize = 16;
 
+/// The most (member set, member count) pairs a counted member list is built for
+/// (`minProperties`/`maxProperties` beyond what the declared properties imply).
+const MAX_COUNTED_STATES: usize = 1 << 12;
+
 pub(super) struct Emitter<'a> {
     pub(super) schemas: &'a Schemas<'a>,
     b: GrammarBuilder,
@@ -539,14 +543,6 @@ impl<'a> Emitter<'a> {
         if max.is_some_and(|m| m < required) {
             return Ok(Vec::new());
         }
-        // Supported counts: those that required and declared properties already imply,
-        // and `minProperties: 1` (the object is not empty).
-        if min > required.max(1) || max.is_some_and(|m| m < members.len() || !extra.is_empty()) {
-            return Err(Schemas::error(
-                at,
-                "minProperties/maxProperties beyond what required and declared properties imply are not supported",
-            ));
-        }
         let name = nonterminal_name(at);
         let extra_member = if extra.is_empty() { None } else { Some(self.extra_member(&name, &extra)?) };
         let declared: Vec<&Member> = members.iter().collect();
@@ -555,8 +551,25 @@ impl<'a> Emitter<'a> {
             out.push(vec![self.punct.lbrace, self.punct.rbrace]);
         }
         let options = &self.schemas.options;
-        let any_order_limit = options.max_any_order_properties.min(MAX_ANY_ORDER_PROPERTIES);
-        if options.property_order == PropertyOrder::Any && declared.len() <= any_order_limit {
+        let any_order = options.property_order == PropertyOrder::Any
+            && declared.len() <= options.max_any_order_properties.min(MAX_ANY_ORDER_PROPERTIES);
+        // Counts that required and declared properties already imply, and
+        // `minProperties: 1` (the object is not empty), need no counting.
+        let implied = min <= required.max(1) && max.is_none_or(|m| m >= members.len() && extra.is_empty());
+        if !implied {
+            let bound = max.unwrap_or(min);
+            if !any_order || bound.saturating_add(1).saturating_mul(1 << declared.len()) > MAX_COUNTED_STATES {
+                return Err(Schemas::error(
+                    at,
+                    "minProperties/maxProperties beyond what required and declared properties imply are supported \
+                     only for objects built in any order, with few properties and small counts",
+                ));
+            }
+            let list = self.counted_list(&name, &declared, extra_member, min, max)?;
+            out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
+            return Ok(out);
+        }
+        if any_order {
             let list = self.any_order_list(&name, &declared, extra_member)?;
             out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
             return Ok(out);
@@ -628,6 +641,74 @@ impl<'a> Emitter<'a> {
         }
         if let Some(member) = extra {
             self.production(first, vec![Symbol::Nonterminal(member), Symbol::Nonterminal(body[0])])?;
+        }
+        Ok(first)
+    }
+
+    /// A non-empty list of `members` in any order, each at most once and every required
+    /// one present, with undeclared members (`extra`) anywhere among them, of `min` to
+    /// `max` members in all.
+    ///
+    /// The state is the set `S` of declared members written and the number `c` of
+    /// members written (counted up to `max`, or up to `min` when there is no `max`):
+    /// `rest(S, c)` ends when `S` holds every required member and `c >= min`, or writes
+    /// one more member while `c < max`.
+    fn counted_list(
+        &mut self,
+        name: &str,
+        members: &[&Member],
+        extra: Option<NonterminalId>,
+        min: usize,
+        max: Option<usize>,
+    ) -> Result<NonterminalId> {
+        let n = members.len();
+        let cap = max.unwrap_or(min);
+        let required_mask: u64 = members.iter().enumerate().filter(|(_, m)| m.required.is_some()).map(|(i, _)| 1 << i).sum();
+        let pairs: Vec<NonterminalId> = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let pair = self.b.nonterminal(&format!("{name}_m{i}"));
+                self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(m.value)]).map(|()| pair)
+            })
+            .collect::<Result<_>>()?;
+        let index = |written: u64, count: usize| written as usize * (cap + 1) + count;
+        let rest: Vec<NonterminalId> = (0..(1usize << n) * (cap + 1))
+            .map(|i| self.b.nonterminal(&format!("{name}_c{:x}_{}", i / (cap + 1), i % (cap + 1))))
+            .collect();
+        // A member written at count `c` leads to count `c + 1`, which stays at `cap`
+        // when only `min` is counted.
+        let next_count = |count: usize| if max.is_some() { count + 1 } else { (count + 1).min(cap) };
+        let may_write = |count: usize| max.is_none_or(|max| count < max);
+        for written in 0..1u64 << n {
+            for count in (written.count_ones() as usize).min(cap)..=cap {
+                let here = rest[index(written, count)];
+                if written & required_mask == required_mask && count >= min {
+                    self.production(here, Vec::new())?;
+                }
+                if !may_write(count) {
+                    continue;
+                }
+                let after = next_count(count);
+                for (i, &pair) in pairs.iter().enumerate().filter(|(i, _)| written & (1 << i) == 0) {
+                    let next = rest[index(written | 1 << i, after)];
+                    self.production(here, vec![self.punct.comma, Symbol::Nonterminal(pair), Symbol::Nonterminal(next)])?;
+                }
+                if let Some(member) = extra {
+                    let next = rest[index(written, after)];
+                    self.production(here, vec![self.punct.comma, Symbol::Nonterminal(member), Symbol::Nonterminal(next)])?;
+                }
+            }
+        }
+        let first = self.b.nonterminal(&format!("{name}_first"));
+        if may_write(0) {
+            let after = next_count(0);
+            for (i, &pair) in pairs.iter().enumerate() {
+                self.production(first, vec![Symbol::Nonterminal(pair), Symbol::Nonterminal(rest[index(1 << i, after)])])?;
+            }
+            if let Some(member) = extra {
+                self.production(first, vec![Symbol::Nonterminal(member), Symbol::Nonterminal(rest[index(0, after)])])?;
+            }
         }
         Ok(first)
     }

@@ -270,6 +270,36 @@ fn properties_in_any_order_each_at_most_once() {
 }
 
 #[test]
+fn min_and_max_properties_count_every_member() {
+    // Declared and undeclared members both count.
+    let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {}},
+        "additionalProperties": {"type": "boolean"}, "minProperties": 2, "maxProperties": 3}"#;
+    check(schema, &[
+        ("{}", false),
+        (r#"{"a": 1}"#, false),
+        (r#"{"x": true}"#, false),
+        (r#"{"x": true, "a": 1}"#, true),
+        (r#"{"y": false, "x": true}"#, true),
+        (r#"{"b": null, "x": true, "a": 1}"#, true),
+        (r#"{"b": null, "x": true, "a": 1, "y": true}"#, false),
+        (r#"{"w": true, "x": true, "y": true, "z": true}"#, false),
+        (r#"{"a": 1, "a": 2}"#, false),
+    ]);
+    // A lower bound alone, with a required property.
+    let schema = r#"{"type": "object", "required": ["id"], "minProperties": 3}"#;
+    check(schema, &[
+        (r#"{"id": 1, "x": 2}"#, false),
+        (r#"{"id": 1, "x": 2, "y": 3}"#, true),
+        (r#"{"x": 2, "y": 3, "z": 4}"#, false),
+        (r#"{"x": 2, "id": 1, "y": 3, "z": 4, "w": 5}"#, true),
+    ]);
+    // An upper bound below the declared properties.
+    let schema = r#"{"type": "object", "properties": {"a": {}, "b": {}, "c": {}}, "additionalProperties": false,
+        "maxProperties": 1}"#;
+    check(schema, &[("{}", true), (r#"{"c": 1}"#, true), (r#"{"a": 1, "b": 2}"#, false)]);
+}
+
+#[test]
 fn properties_in_declared_or_required_first_order() {
     let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "c": {"type": "integer"}},
         "required": ["c", "a"]}"#;
