@@ -555,7 +555,7 @@ impl<'a> Emitter<'a> {
             && declared.len() <= options.max_any_order_properties.min(MAX_ANY_ORDER_PROPERTIES);
         // Counts that required and declared properties already imply, and
         // `minProperties: 1` (the object is not empty), need no counting.
-        let implied = min <= required.max(1) && max.is_none_or(|m| m >= members.len() && extra.is_empty());
+        let implied = min <= required.max(1) && !max.is_some_and(|m| m < members.len() || !extra.is_empty());
         if !implied {
             let bound = max.unwrap_or(min);
             if !any_order || bound.saturating_add(1).saturating_mul(1 << declared.len()) > MAX_COUNTED_STATES {
@@ -679,7 +679,7 @@ impl<'a> Emitter<'a> {
         // A member written at count `c` leads to count `c + 1`, which stays at `cap`
         // when only `min` is counted.
         let next_count = |count: usize| if max.is_some() { count + 1 } else { (count + 1).min(cap) };
-        let may_write = |count: usize| max.is_none_or(|max| count < max);
+        let may_write = |count: usize| !max.is_some_and(|max| count >= max);
         for written in 0..1u64 << n {
             for count in (written.count_ones() as usize).min(cap)..=cap {
                 let here = rest[index(written, count)];
