@@ -124,6 +124,18 @@ impl Emitter<'_> {
             (None, Some(Value::Array(prefix))) => (prefix.as_slice(), s.get("additionalItems")),
             (_, items) => (&[][..], items),
         };
+        if let Some(contains) = s.get("contains") {
+            let mut witnessed = false;
+            for item in items {
+                if self.admits(contains, item, &format!("{at}/contains"), depth + 1)? {
+                    witnessed = true;
+                    break;
+                }
+            }
+            if !witnessed {
+                return Ok(false);
+            }
+        }
         let any = Value::Bool(true);
         for (i, item) in items.iter().enumerate() {
             let schema = tuple.get(i).or(rest).unwrap_or(&any);

@@ -20,7 +20,6 @@ use serde_json::Value;
 pub(super) const UNSUPPORTED: &[&str] = &[
     "unevaluatedProperties",
     "unevaluatedItems",
-    "contains",
     "minContains",
     "maxContains",
     "$dynamicRef",
@@ -467,7 +466,7 @@ impl<'a> Emitter<'a> {
         if s.get("uniqueItems") == Some(&Value::Bool(true)) && count(s, "maxItems", at)?.map_or(true, |m| m > 1) {
             return Err(Schemas::error(at, "`uniqueItems` is not supported"));
         }
-        let (prefix, rest) = self.array_items(s, at)?;
+        let (prefix, rest) = self.array_items(s, None, at)?;
         let min = count(s, "minItems", at)?.map_or(0, |m| m as usize);
         let declared_max = count(s, "maxItems", at)?.map(|m| m as usize);
         // None: unbounded.
@@ -489,6 +488,11 @@ impl<'a> Emitter<'a> {
         }
         let element = |i: usize| if i < prefix.len() { Some(prefix[i]) } else { rest };
         let name = nonterminal_name(at);
+        if let Some(contains) = s.get("contains") {
+            let (witness_prefix, witness_rest) = self.array_items(s, Some(contains), at)?;
+            let witness = |i: usize| if i < witness_prefix.len() { Some(witness_prefix[i]) } else { witness_rest };
+            return self.array_with_witness(&name, element, witness, min, max, last);
+        }
         // after[i]: what may follow once i elements are written.
         let after: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_after{i}"))).collect();
         for i in 1..=last {
@@ -512,20 +516,77 @@ impl<'a> Emitter<'a> {
         Ok(out)
     }
 
-    /// The tuple prefix and the schema of the remaining items (`None`: no more items).
-    fn array_items(&mut self, s: &Simple, at: &str) -> Result<(Vec<NonterminalId>, Option<NonterminalId>)> {
+    /// Arrays of `min..=max` elements (`element(i)` at place `i`) of which at least one
+    /// is a witness (`witness(i)`: the element's schema and `contains`).
+    ///
+    /// `after0[i]` / `after1[i]`: what may follow `i` elements, before and after a
+    /// witness was written. An element may be read both ways (the GLR parse keeps both);
+    /// an array ends only after a witness. Past `last`, an unbounded array is a
+    /// left-recursive run of elements, a witness, then another run.
+    fn array_with_witness(
+        &mut self,
+        name: &str,
+        element: impl Fn(usize) -> Option<NonterminalId>,
+        witness: impl Fn(usize) -> Option<NonterminalId>,
+        min: usize,
+        max: Option<usize>,
+        last: usize,
+    ) -> Result<Vec<Vec<Symbol>>> {
+        let comma = self.punct.comma;
+        let after0: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_before{i}"))).collect();
+        let after1: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_after{i}"))).collect();
+        for i in 1..=last {
+            if i >= min {
+                self.production(after1[i], Vec::new())?;
+            }
+            let (Some(e), Some(w)) = (element(i), witness(i)) else { continue };
+            let (e, w) = (Symbol::Nonterminal(e), Symbol::Nonterminal(w));
+            if i < last {
+                self.production(after1[i], vec![comma, e, Symbol::Nonterminal(after1[i + 1])])?;
+                self.production(after0[i], vec![comma, e, Symbol::Nonterminal(after0[i + 1])])?;
+                self.production(after0[i], vec![comma, w, Symbol::Nonterminal(after1[i + 1])])?;
+            } else if max.is_none() {
+                self.production(after1[i], vec![Symbol::Nonterminal(after1[i]), comma, e])?;
+                let run = self.b.nonterminal(&format!("{name}_run"));
+                self.production(run, Vec::new())?;
+                self.production(run, vec![Symbol::Nonterminal(run), comma, e])?;
+                self.production(after0[i], vec![Symbol::Nonterminal(run), comma, w, Symbol::Nonterminal(after1[i])])?;
+            }
+        }
+        let mut out = Vec::new();
+        if let (Some(e), Some(w), true) = (element(0), witness(0), max != Some(0)) {
+            let (lbrack, rbrack) = (self.punct.lbrack, self.punct.rbrack);
+            out.push(vec![lbrack, Symbol::Nonterminal(e), Symbol::Nonterminal(after0[1]), rbrack]);
+            out.push(vec![lbrack, Symbol::Nonterminal(w), Symbol::Nonterminal(after1[1]), rbrack]);
+        }
+        Ok(out)
+    }
+
+    /// The tuple prefix and the schema of the remaining items (`None`: no more items),
+    /// each also meeting `witness` when there is one (`contains`).
+    fn array_items(
+        &mut self,
+        s: &Simple,
+        witness: Option<&Value>,
+        at: &str,
+    ) -> Result<(Vec<NonterminalId>, Option<NonterminalId>)> {
         let (tuple, rest) = match (s.get("prefixItems"), s.get("items")) {
             (Some(Value::Array(prefix)), items) => (Some(prefix), items),
             (None, Some(Value::Array(prefix))) => (Some(prefix), s.get("additionalItems")),
             (_, items) => (None, items),
         };
+        let mut item = |schema: &Value, at: &str| match witness {
+            Some(w) => self.schema(&serde_json::json!({ "allOf": [schema, w] }), &format!("{at}/contains")),
+            None => self.schema(schema, at),
+        };
         let mut prefix = Vec::new();
-        for (i, item) in tuple.into_iter().flatten().enumerate() {
-            prefix.push(self.schema(item, &format!("{at}/items/{i}"))?);
+        for (i, schema) in tuple.into_iter().flatten().enumerate() {
+            prefix.push(item(schema, &format!("{at}/items/{i}"))?);
         }
         let rest = match rest {
             Some(Value::Bool(false)) => None,
-            Some(schema) => Some(self.schema(schema, &format!("{at}/items"))?),
+            Some(schema) => Some(item(schema, &format!("{at}/items"))?),
+            None if witness.is_some() => Some(item(&Value::Bool(true), &format!("{at}/items"))?),
             None => Some(self.any_value()?),
         };
         Ok((prefix, rest))
@@ -889,7 +950,7 @@ fn ignorable(keyword: &str) -> bool {
         "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength"
             | "pattern" | "format" | "items" | "prefixItems" | "additionalItems" | "minItems" | "maxItems"
             | "uniqueItems" | "properties" | "required" | "additionalProperties" | "patternProperties"
-            | "propertyNames" | "minProperties" | "maxProperties"
+            | "propertyNames" | "minProperties" | "maxProperties" | "contains"
     )
 }
 

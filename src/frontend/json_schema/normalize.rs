@@ -420,6 +420,15 @@ impl<'a> Schemas<'a> {
                         out.extend(self.flatten(negated, at)?);
                     }
                 }
+                // Arrays with an element failing `items` (which applies to every element
+                // when there is no tuple form), and arrays with no element meeting `contains`.
+                "items" if v.is_object() || v.is_boolean() => {
+                    if condition.contains_key("prefixItems") {
+                        return Ok(None);
+                    }
+                    out.push(typed(Types::ARRAY, "contains", serde_json::json!({ "not": v })));
+                }
+                "contains" => out.push(typed(Types::ARRAY, "items", serde_json::json!({ "not": v }))),
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" if v.is_number() => {
                     let opposite = match k.as_str() {
                         "minimum" => "exclusiveMaximum",
@@ -733,7 +742,7 @@ pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> 
                 }
                 Value::Array(list)
             }
-            "additionalProperties" | "items" | "additionalItems" | "propertyNames" | "contains" => {
+            "additionalProperties" | "items" | "additionalItems" | "propertyNames" => {
                 serde_json::json!({ "allOf": [va, vb] })
             }
             "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties" => {

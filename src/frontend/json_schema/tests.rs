@@ -270,6 +270,52 @@ fn properties_in_any_order_each_at_most_once() {
 }
 
 #[test]
+fn contains_needs_one_witness_among_the_items() {
+    check(r#"{"type": "array", "contains": {"type": "integer"}}"#, &[
+        ("[]", false),
+        (r#"["a"]"#, false),
+        ("[1]", true),
+        (r#"["a", 1]"#, true),
+        (r#"[1, "a", 2]"#, true),
+        (r#"["a", "b", "c", 4, "d"]"#, true),
+    ]);
+    check(r#"{"items": {"type": "integer"}, "contains": {"minimum": 5}, "maxItems": 2, "type": "array"}"#, &[
+        ("[5]", true),
+        ("[1, 2]", false),
+        ("[1, 7]", true),
+        ("[1, 7, 9]", false),
+        (r#"[7, "x"]"#, false),
+    ]);
+    check(r#"{"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}, "contains": {"type": "string"}}"#, &[
+        (r#"["a"]"#, true),
+        (r#"["a", 1, 2]"#, true),
+        ("[1]", false),
+        ("[]", false),
+    ]);
+    // Enum values are filtered by `contains` too.
+    check(r#"{"enum": [[1], [2, 3]], "contains": {"const": 3}}"#, &[("[2, 3]", true), ("[1]", false)]);
+}
+
+#[test]
+fn not_items_and_not_contains_are_complements() {
+    check(r#"{"type": "array", "not": {"items": {"type": "integer"}}}"#, &[
+        ("[]", false),
+        ("[1, 2]", false),
+        (r#"[1, "a"]"#, true),
+        (r#"[null]"#, true),
+    ]);
+    check(r#"{"type": "array", "not": {"contains": {"const": 0}}}"#, &[
+        ("[]", true),
+        ("[1, 2]", true),
+        ("[1, 0]", false),
+    ]);
+    // Two different `contains` in one `allOf` need two witnesses: an error, not one
+    // witness for both.
+    let err = Grammar::from_json_schema(r#"{"allOf": [{"contains": {"const": 1}}, {"contains": {"const": 2}}]}"#).unwrap_err();
+    assert!(err.to_string().contains("contains"), "{err}");
+}
+
+#[test]
 fn min_and_max_properties_count_every_member() {
     // Declared and undeclared members both count.
     let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {}},
