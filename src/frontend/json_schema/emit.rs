@@ -619,11 +619,16 @@ impl<'a> Emitter<'a> {
         let implied = min <= required.max(1) && !max.is_some_and(|m| m < members.len() || !extra.is_empty());
         if !implied {
             let bound = max.unwrap_or(min);
-            if !any_order || bound.saturating_add(1).saturating_mul(1 << declared.len()) > MAX_COUNTED_STATES {
+            // An undeclared key may be written twice (the grammar cannot tell keys of one
+            // pattern apart), and a parser keeps one of them: such members may count
+            // toward `maxProperties` (narrower) but never toward `minProperties`.
+            let min_needs_extras = !extra.is_empty() && min > required.max(1);
+            if !any_order || min_needs_extras || bound.saturating_add(1).saturating_mul(1 << declared.len()) > MAX_COUNTED_STATES {
                 return Err(Schemas::error(
                     at,
                     "minProperties/maxProperties beyond what required and declared properties imply are supported \
-                     only for objects built in any order, with few properties and small counts",
+                     only for objects built in any order, with few properties and small counts, and minProperties \
+                     only when undeclared properties are not allowed",
                 ));
             }
             let list = self.counted_list(&name, &declared, extra_member, min, max)?;

@@ -762,7 +762,21 @@ pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> 
     }
     scope_additional_properties(&mut out, a, b, at)?;
     scope_additional_properties(&mut out, b, a, at)?;
+    scope_items(&mut out, a, b);
+    scope_items(&mut out, b, a);
     Ok(Some(out))
+}
+
+/// In `allOf`, `x`'s `items`, when it applies to every element (`x` has no
+/// `prefixItems`), also applies to the elements of `y`'s `prefixItems`.
+fn scope_items(out: &mut Simple, x: &Simple, y: &Simple) {
+    let Some(items) = x.get("items").filter(|v| !v.is_array()) else { return };
+    if x.contains_key("prefixItems") || items == &Value::Bool(true) {
+        return;
+    }
+    let Some(Value::Array(prefix)) = y.get("prefixItems") else { return };
+    let scoped = prefix.iter().map(|p| serde_json::json!({ "allOf": [p, items] })).collect();
+    out.insert("prefixItems".into(), Value::Array(scoped));
 }
 
 /// In `allOf`, `x`'s `additionalProperties` also applies to the properties only `y`

@@ -309,6 +309,9 @@ fn not_items_and_not_contains_are_complements() {
         ("[1, 2]", true),
         ("[1, 0]", false),
     ]);
+    // A complement's `items` reaches the elements of the other branch's `prefixItems`.
+    check(r#"{"prefixItems": [true], "not": {"contains": {"const": 1}}}"#, &[("[1]", false), ("[2, 1]", false), ("[2, 3]", true)]);
+    check(r#"{"allOf": [{"prefixItems": [true]}, {"items": {"const": 2}}]}"#, &[("[1]", false), ("[2, 2]", true)]);
     // Two different `contains` in one `allOf` need two witnesses: an error, not one
     // witness for both.
     let err = Grammar::from_json_schema(r#"{"allOf": [{"contains": {"const": 1}}, {"contains": {"const": 2}}]}"#).unwrap_err();
@@ -317,28 +320,30 @@ fn not_items_and_not_contains_are_complements() {
 
 #[test]
 fn min_and_max_properties_count_every_member() {
-    // Declared and undeclared members both count.
+    // Declared and undeclared members both count toward a maximum.
     let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {}},
-        "additionalProperties": {"type": "boolean"}, "minProperties": 2, "maxProperties": 3}"#;
+        "additionalProperties": {"type": "boolean"}, "maxProperties": 3}"#;
     check(schema, &[
-        ("{}", false),
-        (r#"{"a": 1}"#, false),
-        (r#"{"x": true}"#, false),
+        ("{}", true),
         (r#"{"x": true, "a": 1}"#, true),
-        (r#"{"y": false, "x": true}"#, true),
         (r#"{"b": null, "x": true, "a": 1}"#, true),
         (r#"{"b": null, "x": true, "a": 1, "y": true}"#, false),
         (r#"{"w": true, "x": true, "y": true, "z": true}"#, false),
         (r#"{"a": 1, "a": 2}"#, false),
     ]);
-    // A lower bound alone, with a required property.
-    let schema = r#"{"type": "object", "required": ["id"], "minProperties": 3}"#;
+    // A minimum over declared properties only.
+    let schema = r#"{"type": "object", "properties": {"a": {}, "b": {}, "c": {}}, "required": ["a"],
+        "additionalProperties": false, "minProperties": 2, "maxProperties": 2}"#;
     check(schema, &[
-        (r#"{"id": 1, "x": 2}"#, false),
-        (r#"{"id": 1, "x": 2, "y": 3}"#, true),
-        (r#"{"x": 2, "y": 3, "z": 4}"#, false),
-        (r#"{"x": 2, "id": 1, "y": 3, "z": 4, "w": 5}"#, true),
+        (r#"{"a": 1}"#, false),
+        (r#"{"c": 3, "a": 1}"#, true),
+        (r#"{"b": 2, "c": 3}"#, false),
+        (r#"{"a": 1, "b": 2, "c": 3}"#, false),
     ]);
+    // Where undeclared keys would count toward a minimum, a repeated key would pass
+    // for two: an error.
+    let err = Grammar::from_json_schema(r#"{"type": "object", "minProperties": 2}"#).unwrap_err();
+    assert!(err.to_string().contains("minProperties"), "{err}");
     // An upper bound below the declared properties.
     let schema = r#"{"type": "object", "properties": {"a": {}, "b": {}, "c": {}}, "additionalProperties": false,
         "maxProperties": 1}"#;
