@@ -659,6 +659,21 @@ impl<'a> Emitter<'a> {
         Ok(out)
     }
 
+    /// One `key ":" value` nonterminal per member, and the set of the required ones (bit
+    /// `i` for member `i`).
+    fn member_pairs(&mut self, name: &str, members: &[&Member]) -> Result<(Vec<NonterminalId>, u64)> {
+        let required_mask = members.iter().enumerate().filter(|(_, m)| m.required.is_some()).map(|(i, _)| 1 << i).sum();
+        let pairs = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let pair = self.b.nonterminal(&format!("{name}_m{i}"));
+                self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(m.value)]).map(|()| pair)
+            })
+            .collect::<Result<_>>()?;
+        Ok((pairs, required_mask))
+    }
+
     /// A non-empty list of `members` in any order, each at most once and every required
     /// one present, with undeclared members (`extra`) anywhere among them.
     ///
@@ -668,15 +683,7 @@ impl<'a> Emitter<'a> {
     /// Runs are left-recursive and start with their comma, so the grammar is LR(1).
     fn any_order_list(&mut self, name: &str, members: &[&Member], extra: Option<NonterminalId>) -> Result<NonterminalId> {
         let n = members.len();
-        let required_mask: u64 = members.iter().enumerate().filter(|(_, m)| m.required.is_some()).map(|(i, _)| 1 << i).sum();
-        let pairs: Vec<NonterminalId> = members
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let pair = self.b.nonterminal(&format!("{name}_m{i}"));
-                self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(m.value)]).map(|()| pair)
-            })
-            .collect::<Result<_>>()?;
+        let (pairs, required_mask) = self.member_pairs(name, members)?;
         let run = match extra {
             Some(member) => {
                 let run = self.b.nonterminal(&format!("{name}_run"));
@@ -729,15 +736,7 @@ impl<'a> Emitter<'a> {
     ) -> Result<NonterminalId> {
         let n = members.len();
         let cap = max.unwrap_or(min);
-        let required_mask: u64 = members.iter().enumerate().filter(|(_, m)| m.required.is_some()).map(|(i, _)| 1 << i).sum();
-        let pairs: Vec<NonterminalId> = members
-            .iter()
-            .enumerate()
-            .map(|(i, m)| {
-                let pair = self.b.nonterminal(&format!("{name}_m{i}"));
-                self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(m.value)]).map(|()| pair)
-            })
-            .collect::<Result<_>>()?;
+        let (pairs, required_mask) = self.member_pairs(name, members)?;
         let index = |written: u64, count: usize| written as usize * (cap + 1) + count;
         let rest: Vec<NonterminalId> = (0..(1usize << n) * (cap + 1))
             .map(|i| self.b.nonterminal(&format!("{name}_c{:x}_{}", i / (cap + 1), i % (cap + 1))))
