@@ -81,6 +81,9 @@ impl Emitter<'_> {
         let names = (!names.is_empty()).then(|| Spellings::new(&names, at)).transpose()?;
         for (name, member) in members {
             let spelled = serde_json::to_string(name).unwrap_or_default();
+            if names.as_ref().is_some_and(|names| !names.all(&spelled)) {
+                return Ok(false);
+            }
             let own = declared.and_then(|p| p.get(name));
             let mut matched = own.is_some();
             if let Some(schema) = own {
@@ -97,9 +100,6 @@ impl Emitter<'_> {
                 }
             }
             if !matched {
-                if names.as_ref().is_some_and(|names| !names.all(&spelled)) {
-                    return Ok(false);
-                }
                 let additional = s.get("additionalProperties").unwrap_or(&Value::Bool(true));
                 if !self.admits(additional, member, at, depth + 1)? {
                     return Ok(false);

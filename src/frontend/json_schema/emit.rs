@@ -818,12 +818,21 @@ impl<'a> Emitter<'a> {
                 names.push(r);
             }
         }
+        let key_regexes = self.property_name_regexes(s, at)?;
+        let keys_ok = (!key_regexes.is_empty()).then(|| Spellings::new(&key_regexes, at)).transpose()?;
         let mut members = Vec::new();
         for name in names {
             let required_at = required.iter().position(|r| *r == name);
+            let spelled = serde_json::to_string(name).unwrap_or_default();
+            // A declared name that `propertyNames` rejects cannot be written.
+            if keys_ok.as_ref().is_some_and(|ok| !ok.all(&spelled)) {
+                if required_at.is_some() {
+                    return Ok(None);
+                }
+                continue;
+            }
             let own = declared.and_then(|p| p.get(name));
             let mut schemas: Vec<Value> = own.into_iter().cloned().collect();
-            let spelled = serde_json::to_string(name).unwrap_or_default();
             let by_pattern: Vec<Value> =
                 matchers.iter().filter(|(m, _)| m.any(&spelled)).map(|(_, schema)| (*schema).clone()).collect();
             if own.is_none() && by_pattern.is_empty() {
@@ -890,17 +899,26 @@ impl<'a> Emitter<'a> {
         names.iter().map(|n| strings::literal(n)).collect()
     }
 
-    /// The regexes `propertyNames` puts on every undeclared key.
+    /// The regexes `propertyNames` puts on every key (over key spellings).
     pub(super) fn property_name_regexes(&self, s: &Simple, at: &str) -> Result<Vec<String>> {
         let Some(names) = s.get("propertyNames") else { return Ok(Vec::new()) };
         let at = format!("{at}/propertyNames");
+        let unsupported = || Schemas::error(&at, "propertyNames other than a string pattern, format, length or enum is not supported");
         let simples = self.schemas.flatten(names, &at)?;
-        match simples.as_slice() {
-            [one] if one.keys().all(|k| matches!(k.as_str(), "type" | "pattern" | "format" | "minLength" | "maxLength")) => {
-                Ok(strings::of_simple(one, &[], &at)?.map(|(all, _)| all).unwrap_or_default())
-            }
-            _ => Err(Schemas::error(&at, "propertyNames other than a string pattern, format or length is not supported")),
+        let [one] = simples.as_slice() else { return Err(unsupported()) };
+        let known = |k: &String| matches!(k.as_str(), "type" | "pattern" | "format" | "minLength" | "maxLength" | "enum");
+        if !one.keys().all(known) || !Types::of_simple(one).contains(Types::STRING) {
+            return Err(unsupported());
         }
+        let Some((mut all, _)) = strings::of_simple(one, &[], &at)? else { return Err(unsupported()) };
+        if let Some(Value::Array(values)) = one.get("enum") {
+            let names: Vec<String> = values.iter().filter_map(Value::as_str).map(strings::literal).collect();
+            if names.is_empty() {
+                return Err(unsupported());
+            }
+            all.push(format!("(?:{})", names.join("|")));
+        }
+        Ok(all)
     }
 
     /// One undeclared member: `extra → key ":" value` over `extra`'s pairs.

@@ -319,6 +319,28 @@ fn not_items_and_not_contains_are_complements() {
 }
 
 #[test]
+fn property_names_apply_to_declared_keys_too() {
+    check(r#"{"properties": {"a": {}, "bc": {}}, "propertyNames": {"pattern": "^b"}}"#, &[
+        (r#"{"a": 1}"#, false),
+        (r#"{"bc": 1}"#, true),
+        (r#"{"bd": 1}"#, true),
+        (r#"{"x": 1}"#, false),
+    ]);
+    // A required name that propertyNames rejects: no object at all.
+    check(r#"{"type": ["object", "null"], "required": ["a"], "propertyNames": {"maxLength": 0}}"#, &[(r#"{"a": 1}"#, false), ("null", true)]);
+    // An enum of names, through a $ref.
+    let schema = r##"{"propertyNames": {"$ref": "#/$defs/d"}, "properties": {"N": {"type": "integer"}},
+        "$defs": {"d": {"type": "string", "enum": ["N", "S", "E"]}}}"##;
+    check(schema, &[
+        (r#"{"N": 1, "S": true}"#, true),
+        (r#"{"N": "x"}"#, false),
+        (r#"{"W": 1}"#, false),
+    ]);
+    // Enum values are filtered the same way.
+    check(r#"{"enum": [{"a": 1}, {"b": 1}], "propertyNames": {"pattern": "^b"}}"#, &[(r#"{"b": 1}"#, true), (r#"{"a": 1}"#, false)]);
+}
+
+#[test]
 fn min_and_max_properties_count_every_member() {
     // Declared and undeclared members both count toward a maximum.
     let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {}},
