@@ -15,7 +15,9 @@
 //!   JSON spellings, intersected by the lexer ([`TerminalPattern::Compound`]).
 //!
 //! Where the grammar is narrower than the schema (it never is wider):
-//! - properties appear in the order the schema declares them, undeclared ones after;
+//! - properties appear in any order for objects declaring up to
+//!   `max_any_order_properties` of them; larger objects take the declared order or the
+//!   required ones first, undeclared ones after;
 //! - constrained strings (by `pattern`, `format`, length, `enum` or as object keys) are
 //!   spelled canonically (characters as themselves except `"`, `\` and control
 //!   characters); numbers with bounds or `multipleOf` in plain decimal notation.
@@ -34,8 +36,8 @@
 //! }"#).unwrap();
 //! assert!(grammar.productions.len() > 5);
 //!
-//! let err = Grammar::from_json_schema(r#"{"type": "array", "contains": {"type": "integer"}}"#).unwrap_err();
-//! assert_eq!(err.to_string(), "JSON Schema error at #: `contains` is not supported");
+//! let err = Grammar::from_json_schema(r#"{"type": "array", "uniqueItems": true}"#).unwrap_err();
+//! assert_eq!(err.to_string(), "JSON Schema error at #: `uniqueItems` is not supported");
 //! ```
 
 mod admits;
