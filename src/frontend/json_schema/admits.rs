@@ -125,10 +125,11 @@ impl Emitter<'_> {
             (_, items) => (&[][..], items),
         };
         if let Some(contains) = s.get("contains") {
+            let at = format!("{at}/contains");
             let mut witnessed = false;
             for item in items {
-                if self.admits(contains, item, &format!("{at}/contains"), depth + 1)? {
-                    witnessed = true;
+                witnessed = self.admits(contains, item, &at, depth + 1)?;
+                if witnessed {
                     break;
                 }
             }

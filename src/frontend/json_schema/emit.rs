@@ -596,8 +596,9 @@ impl<'a> Emitter<'a> {
 
     fn object(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
         let patterns = pattern_properties(s, at)?;
-        let Some(members) = self.members(s, &patterns, at)? else { return Ok(Vec::new()) };
-        let extra = self.extra_members(s, &patterns, at)?;
+        let key_regexes = self.property_name_regexes(s, at)?;
+        let Some(members) = self.members(s, &patterns, &key_regexes, at)? else { return Ok(Vec::new()) };
+        let extra = self.extra_members(s, &patterns, &key_regexes, at)?;
         let required = members.iter().filter(|m| m.required.is_some()).count();
         let min = count(s, "minProperties", at)?.map_or(0, |m| m as usize);
         let max = count(s, "maxProperties", at)?.map(|m| m as usize);
@@ -803,9 +804,16 @@ impl<'a> Emitter<'a> {
         Ok(first[0])
     }
 
-    /// The declared properties in order, then required ones that are not declared;
-    /// `None` when a required property can have no value.
-    fn members(&mut self, s: &Simple, patterns: &[(StringRegex, &Value)], at: &str) -> Result<Option<Vec<Member>>> {
+    /// The declared properties in order, then required ones that are not declared, whose
+    /// names meet `key_regexes` (`propertyNames`); `None` when a required property can
+    /// have no value.
+    fn members(
+        &mut self,
+        s: &Simple,
+        patterns: &[(StringRegex, &Value)],
+        key_regexes: &[String],
+        at: &str,
+    ) -> Result<Option<Vec<Member>>> {
         let matchers = patterns
             .iter()
             .map(|(regex, schema)| Ok((Spellings::new(std::slice::from_ref(&regex.0), at)?, *schema)))
@@ -818,8 +826,7 @@ impl<'a> Emitter<'a> {
                 names.push(r);
             }
         }
-        let key_regexes = self.property_name_regexes(s, at)?;
-        let keys_ok = (!key_regexes.is_empty()).then(|| Spellings::new(&key_regexes, at)).transpose()?;
+        let keys_ok = (!key_regexes.is_empty()).then(|| Spellings::new(key_regexes, at)).transpose()?;
         let mut members = Vec::new();
         for name in names {
             let required_at = required.iter().position(|r| *r == name);
@@ -855,15 +862,16 @@ impl<'a> Emitter<'a> {
 
     /// Key terminals and value nonterminals of the properties not declared: one per
     /// `patternProperties` pattern (keys matching only it), then the additional ones
-    /// (keys matching none). Declared names are excluded from all of them.
+    /// (keys matching none). Declared names are excluded from all of them; every key
+    /// meets `names` (`propertyNames`).
     fn extra_members(
         &mut self,
         s: &Simple,
         patterns: &[(StringRegex, &Value)],
+        names: &[String],
         at: &str,
     ) -> Result<Vec<(Symbol, NonterminalId)>> {
         let declared: Vec<String> = self.declared_spellings(s);
-        let names = self.property_name_regexes(s, at)?;
         let mut out = Vec::new();
         for (i, (regex, schema)) in patterns.iter().enumerate() {
             if self.schemas.flatten(schema, at)?.is_empty() {
@@ -882,7 +890,7 @@ impl<'a> Emitter<'a> {
             let mut except = declared;
             except.extend(patterns.iter().map(|(r, _)| r.0.clone()));
             let mut all = vec![strings::length(0, None)];
-            all.extend(names);
+            all.extend(names.iter().cloned());
             let key = self.terminal(TerminalPattern::Compound { all, except });
             let value = self.schema(&additional, &format!("{at}/additionalProperties"))?;
             out.push((key, value));
