@@ -75,7 +75,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 /// The first bytes of every artifact.
 const MAGIC: [u8; 8] = *b"SMCLASS\0";
 /// Bumped whenever a record's meaning changes; other versions are refused.
-const FORMAT_VERSION: u32 = 2;
+const FORMAT_VERSION: u32 = 3;
 /// Magic, version, reserved word, metadata length, word count, digest.
 const HEADER_BYTES: usize = 40;
 /// The header bytes the digest covers (all but the digest).
@@ -340,7 +340,9 @@ impl StackClassifier {
             .collect::<Result<Vec<_>>>()?;
         let (rows, automata): (Vec<_>, Vec<_>) = rows.into_iter().map(|(q, row, automaton)| ((q, row), (q, automaton))).unzip();
         check_distinct_states(&rows)?;
-        let spanner = TokenSpanner::with_rows(compiled, vocab, rows);
+        let spanner = TokenSpanner::with_rows(compiled, vocab, rows).map_err(|q| {
+            artifact_error("rows", format!("a row for lexer state {}, which shares another state's row", q.index()))
+        })?;
         let classifier = StackClassifier::with_spanner(Arc::new(spanner), config.classifier.clone());
         automata.into_par_iter().try_for_each(|(q, record)| match record {
             Some(record) => classifier.restore(q, record, &section),

@@ -124,7 +124,8 @@ impl Default for ClassifierConfig {
 /// Sizes of what a [`StackClassifier`] has built.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClassifierStats {
-    /// Lexer states whose automaton exists.
+    /// Lexer states whose automaton exists: only the states rows are built for (a state
+    /// sharing another's row, see [`TokenSpanner::row_state`], shares its automaton).
     pub lexer_states: usize,
     /// Automaton states over all lexer states.
     pub states: usize,
@@ -346,7 +347,7 @@ impl StackClassifier {
     ///
     /// # Example
     /// ```
-    /// use stackmask::{Grammar, CompiledGrammar, classifier::StackClassifier, tokenizer::Vocabulary};
+    /// use stackmask::{Grammar, CompiledGrammar, classifier::StackClassifier, lexer::LexState, tokenizer::Vocabulary};
     /// use std::sync::Arc;
     /// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
     /// let vocab = Arc::new(Vocabulary::from_token_bytes(
@@ -354,8 +355,10 @@ impl StackClassifier {
     /// let c = StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab);
     /// c.build_eager().unwrap();
     /// let stats = c.stats();
-    /// // Every lexer state but the dead one has its automaton.
-    /// assert_eq!(stats.lexer_states, c.compiled().lexer().state_count() - 1);
+    /// // Every state a row is built for, but the dead one, has its automaton.
+    /// let lexer = c.compiled().lexer();
+    /// let rows = (1..lexer.state_count()).map(LexState::from_index).filter(|&q| c.spanner().row_state(q) == q);
+    /// assert_eq!(stats.lexer_states, rows.count());
     /// assert!(stats.edges > 0);
     /// ```
     pub fn build_eager(&self) -> Result<()> {
@@ -365,7 +368,7 @@ impl StackClassifier {
         let heads = possible_heads(tables);
         (0..self.automata.len()).into_par_iter().try_for_each(|q| {
             let q = LexState::from_index(q);
-            if q.is_dead() {
+            if q.is_dead() || self.spanner.row_state(q) != q {
                 return Ok(());
             }
             deadline.check()?;
@@ -416,7 +419,9 @@ impl StackClassifier {
         stats
     }
 
+    /// The automaton of `q`'s row, shared by the states sharing it.
     fn automaton(&self, q: LexState) -> &RowAutomaton {
+        let q = self.spanner.row_state(q);
         self.automata[q.index()].get_or_init(|| {
             let row = self.spanner.row(q);
             let large = large_class_bitmaps(&row, self.words);

@@ -47,6 +47,8 @@
 //! assert!(lexer.next(q, b' ').is_dead());
 //! ```
 
+mod equivalence;
+
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::HashMap;

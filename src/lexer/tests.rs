@@ -166,3 +166,49 @@ fn compound_terminal_that_may_be_empty_is_refused() {
     let err = Lexer::new(&g, &LexerConfig::default()).unwrap_err();
     assert!(err.to_string().contains("matches the empty string"), "{err}");
 }
+
+/// Moore's refinement run `depth` full rounds over every state: the definition
+/// [`Lexer::equivalent_within`] computes incrementally.
+fn equivalent_within_naively(lx: &Lexer, depth: usize) -> Vec<u32> {
+    let n = lx.state_count();
+    let mut ids: HashMap<(bool, Vec<TerminalId>, Vec<TerminalId>), u32> = HashMap::new();
+    let mut block: Vec<u32> = (0..n)
+        .map(LexState::from_index)
+        .map(|q| {
+            let key = (lx.is_start(q), lx.accepts(q).to_vec(), lx.completable(q).iter().collect());
+            let next = ids.len() as u32;
+            *ids.entry(key).or_insert(next)
+        })
+        .collect();
+    for _ in 0..depth {
+        let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        block = (0..n)
+            .map(|q| {
+                let mut key = vec![block[q]];
+                key.extend((0..=255u8).map(|b| block[lx.next(LexState::from_index(q), b).index()]));
+                let next = ids.len() as u32;
+                *ids.entry(key).or_insert(next)
+            })
+            .collect();
+    }
+    block
+}
+
+#[test]
+fn equivalent_within_is_moores_refinement_cut_at_depth() {
+    let grammars = [
+        grammar(&[("SHORT", r#""([a-z]|é){0,7}""#, 0, false), ("KEY", r#""ab""#, 0, false), ("WS", " +", 0, true)]),
+        grammar(&[("A", "a{2,9}b", 0, false), ("B", "a{1,5}", 0, false), ("C", "[ab]*c", 0, false)]),
+        grammar(&[("IF", "if", 1, false), ("NAME", "[a-z]+", 0, false), ("NUM", "[0-9]{1,4}", 0, false)]),
+    ];
+    for g in &grammars {
+        let lx = Lexer::new(g, &LexerConfig::default()).unwrap();
+        for depth in [0, 1, 2, 3, 5, 8, 40] {
+            let fast = lx.equivalent_within(depth);
+            let naive = equivalent_within_naively(&lx, depth);
+            for p in 0..lx.state_count() {
+                assert_eq!(fast[p].index(), (0..lx.state_count()).find(|&q| naive[q] == naive[p]).unwrap(), "depth {depth}, state {p}");
+            }
+        }
+    }
+}

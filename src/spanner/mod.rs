@@ -12,7 +12,9 @@
 //! the work, and a dead prefix prunes its whole subtree), never the flat vocabulary.
 //! Rows are built lazily, on first use of a lexer state, and cached in the
 //! [`TokenSpanner`], which is `Send + Sync` and shared by every sequence using the same
-//! grammar and vocabulary.
+//! grammar and vocabulary. States that no text as long as the longest token tells apart
+//! ([`Lexer::equivalent_within`]: a length-bounded string's states far from the bound)
+//! share one row ([`TokenSpanner::row_state`]).
 //!
 //! This is seed 004's "token spanner table" and seed 000's per-state lexing of tokens.
 //!
@@ -81,7 +83,10 @@ pub struct TokenClass {
     /// Lexemes closed by the token, in order (shared by the row's classes that close
     /// the same ones).
     pub lexemes: Arc<[Lexeme]>,
-    /// Lexer state after the token's last byte (never the start or dead state).
+    /// Lexer state after the token's last byte, fed from the state the row was built
+    /// for ([`TokenSpanner::row_state`]); from another state sharing the row, the real
+    /// end state accepts and can complete the same terminals. Never the start or dead
+    /// state.
     pub end: LexState,
     /// Where its ascending token ids are in the row's [`SpannerRow::all_tokens`].
     pub(crate) tokens: Range<u32>,
@@ -134,6 +139,10 @@ impl SpannerRow {
 pub struct TokenSpanner {
     compiled: Arc<CompiledGrammar>,
     vocab: Arc<Vocabulary>,
+    /// By lexer state, the state whose row it shares (itself for the states rows are
+    /// built for).
+    row_states: Box<[LexState]>,
+    /// By lexer state; only the slots of row states are used.
     rows: Box<[OnceLock<Arc<SpannerRow>>]>,
 }
 
@@ -147,32 +156,65 @@ impl std::fmt::Debug for TokenSpanner {
 impl TokenSpanner {
     /// A spanner with no row built yet.
     pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> TokenSpanner {
-        let rows = (0..compiled.lexer().state_count()).map(|_| OnceLock::new()).collect();
-        TokenSpanner { compiled, vocab, rows }
+        let lexer = compiled.lexer();
+        let row_states = lexer.equivalent_within(vocab.trie().max_depth()).into();
+        let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
+        TokenSpanner { compiled, vocab, row_states, rows }
     }
 
-    /// The row of lexer state `q`, built on first use. Concurrent first uses of one state
-    /// wait for a single build; rows of different states build in parallel.
+    /// The row of lexer state `q`, built on first use of `q` or of a state sharing its
+    /// row. Concurrent first uses of one row wait for a single build; different rows
+    /// build in parallel.
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
+        let q = self.row_state(q);
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q))))
     }
 
+    /// The state whose row `q` shares: the smallest state that no text as long as the
+    /// vocabulary's longest token tells apart from `q` ([`Lexer::equivalent_within`]).
+    /// Every token then closes the same lexemes from both, and ends in states accepting
+    /// and able to complete the same terminals.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, spanner::TokenSpanner, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    /// // A quoted word of at most 20 letters; no token is longer than 2 bytes.
+    /// let g = Grammar::from_lark(r#"start: WORD
+    ///                               WORD: /"[a-z]{0,20}"/"#).unwrap();
+    /// let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(
+    ///     ["a", "ab", "\"", "a\""].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// let spanner = TokenSpanner::new(compiled.clone(), vocab);
+    /// let lexer = compiled.lexer();
+    /// let after = |text: &[u8]| text.iter().fold(lexer.start(), |q, &b| lexer.next(q, b));
+    /// // 3 or 4 letters in, no 2-byte token can tell: one row serves both.
+    /// assert_eq!(spanner.row_state(after(b"\"abc")), spanner.row_state(after(b"\"abcd")));
+    /// // 19 letters in, "ab" would overflow the bound: its own row.
+    /// assert_ne!(spanner.row_state(after(b"\"abc")), spanner.row_state(after(b"\"abcdefghijklmnopqrs")));
+    /// ```
+    pub fn row_state(&self, q: LexState) -> LexState {
+        self.row_states[q.index()]
+    }
+
     /// A spanner whose rows `rows` are already built (the rest build on first use).
-    /// The caller vouches that each row is the one [`TokenSpanner::row`] would build.
+    /// The caller vouches that each row is the one [`TokenSpanner::row`] would build;
+    /// a state given twice keeps its first row. `Err(q)`: `q` is not a state of the
+    /// lexer, or shares another state's row ([`TokenSpanner::row_state`]).
     pub(crate) fn with_rows(
         compiled: Arc<CompiledGrammar>,
         vocab: Arc<Vocabulary>,
         rows: impl IntoIterator<Item = (LexState, SpannerRow)>,
-    ) -> TokenSpanner {
+    ) -> Result<TokenSpanner, LexState> {
         let spanner = TokenSpanner::new(compiled, vocab);
         for (q, row) in rows {
-            // A state given twice keeps its first row; an unknown state is the caller's bug.
-            if let Some(slot) = spanner.rows.get(q.index()) {
-                let _ = slot.set(Arc::new(row));
+            if spanner.row_states.get(q.index()) != Some(&q) {
+                return Err(q);
             }
+            let _ = spanner.rows[q.index()].set(Arc::new(row));
         }
-        spanner
+        Ok(spanner)
     }
 
     /// The rows built so far, by lexer state.

@@ -66,6 +66,56 @@ fn rows_are_shared_across_threads() {
     assert!(rows.windows(2).all(|w| Arc::ptr_eq(&w[0], &w[1])));
 }
 
+/// Tokens over `alphabet`: every string of one to three of its pieces, plus `extra`.
+fn tokens_over(alphabet: &[&[u8]], extra: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut tokens: Vec<Vec<u8>> = Vec::new();
+    for x in alphabet {
+        tokens.push(x.to_vec());
+        for y in alphabet {
+            tokens.push([*x, *y].concat());
+            for z in alphabet {
+                tokens.push([*x, *y, *z].concat());
+            }
+        }
+    }
+    tokens.extend(extra.iter().map(|t| t.to_vec()));
+    tokens
+}
+
+/// After each prefix, a token is in a class of the row exactly when feeding it keeps the
+/// lexer alive, and then it ends in a state accepting and able to complete what the
+/// class's end state does (the same state when the row was built for the prefix's own).
+fn assert_rows_equal_feeding(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>], prefixes: &[&[u8]]) -> usize {
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.to_vec(), None));
+    let spanner = TokenSpanner::new(Arc::clone(compiled), vocab);
+    let lexer = compiled.lexer();
+    let mut shared = 0;
+    for prefix in prefixes {
+        let mut r = Recognizer::new(Arc::clone(compiled));
+        r.feed(prefix).unwrap();
+        let own_row = spanner.row_state(r.lex_state()) == r.lex_state();
+        shared += usize::from(!own_row);
+        let row = spanner.row(r.lex_state());
+        for (id, token) in tokens.iter().enumerate() {
+            let mut probe = r.clone();
+            let alive = probe.feed(token).is_ok();
+            let class = (0..row.classes().len()).find(|&c| row.tokens(c).binary_search(&(id as u32)).is_ok());
+            assert_eq!(alive, class.is_some(), "{prefix:?} + {token:?}");
+            if let Some(class) = class {
+                let (end, real) = (row.classes()[class].end, probe.lex_state());
+                assert_eq!(lexer.accepts(end), lexer.accepts(real), "{prefix:?} + {token:?}");
+                assert_eq!(lexer.completable(end), lexer.completable(real), "{prefix:?} + {token:?}");
+                assert!(!own_row || end == real, "{prefix:?} + {token:?}");
+            }
+        }
+        for c in 0..row.classes().len() {
+            assert!(row.tokens(c).windows(2).all(|w| w[0] < w[1]), "ids ascending");
+        }
+        assert_classes_ordered(&row);
+    }
+    shared
+}
+
 #[test]
 fn rows_equal_feeding_each_token() {
     // A string literal whose body takes most tokens whole (the walk's subtree shortcut),
@@ -78,37 +128,29 @@ fn rows_equal_feeding_each_token() {
     );
     let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
     let alphabet: [&[u8]; 7] = [b"a", b"b", b"\"", b"\\", "é".as_bytes(), b" ", b"1"];
-    let mut tokens: Vec<Vec<u8>> = Vec::new();
-    for x in alphabet {
-        tokens.push(x.to_vec());
-        for y in alphabet {
-            tokens.push([x, y].concat());
-            for z in alphabet {
-                tokens.push([x, y, z].concat());
-            }
-        }
-    }
-    tokens.extend([b"abababababab".to_vec(), "ééé".as_bytes().to_vec(), vec![0xC3], vec![0xA9, b'a']]);
-    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None));
-    let spanner = TokenSpanner::new(Arc::clone(&compiled), vocab);
-    for prefix in [&b""[..], b"\"", b"\"ab", b"\"a\\", b"12", b"\"a\" ", b"\"\xC3"] {
-        let mut r = Recognizer::new(Arc::clone(&compiled));
-        r.feed(prefix).unwrap();
-        let row = spanner.row(r.lex_state());
-        for (id, token) in tokens.iter().enumerate() {
-            let mut probe = r.clone();
-            let alive = probe.feed(token).is_ok();
-            let class = (0..row.classes().len()).find(|&c| row.tokens(c).binary_search(&(id as u32)).is_ok());
-            assert_eq!(alive, class.is_some(), "{prefix:?} + {token:?}");
-            if let Some(class) = class {
-                assert_eq!(row.classes()[class].end, probe.lex_state(), "{prefix:?} + {token:?}");
-            }
-        }
-        for c in 0..row.classes().len() {
-            assert!(row.tokens(c).windows(2).all(|w| w[0] < w[1]), "ids ascending");
-        }
-        assert_classes_ordered(&row);
-    }
+    let tokens = tokens_over(&alphabet, &[b"abababababab", "ééé".as_bytes(), &[0xC3], &[0xA9, b'a']]);
+    let prefixes: [&[u8]; 7] = [b"", b"\"", b"\"ab", b"\"a\\", b"12", b"\"a\" ", b"\"\xC3"];
+    assert_rows_equal_feeding(&compiled, &tokens, &prefixes);
+}
+
+#[test]
+fn states_sharing_a_row_behave_alike_for_every_token() {
+    // Strings of at most 9 characters beside unbounded ones, and a keyword: the states
+    // of a short string far from its bound share rows (tokens are at most 6 bytes), the
+    // states near it do not.
+    let g = bnf_with(
+        "s: item | item s
+         item: SHORT | KW | NUM",
+        &[("SHORT", r#""([a-z ]|é){0,9}""#, false), ("KW", r#""abc""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 6] = [b"a", b"b", b"\"", "é".as_bytes(), b" ", b"1"];
+    let tokens = tokens_over(&alphabet, &[b"ababab", &[0xC3], &[0xA9, b'a']]);
+    let mut prefixes: Vec<Vec<u8>> = (0..=9).map(|n| [b"\"".to_vec(), b"a".repeat(n)].concat()).collect();
+    prefixes.extend([&b"\"ab"[..], b"\"abc", b"\"abcx", b"\"\xC3", b"\"a\xC3", "\"ééé".as_bytes()].map(<[u8]>::to_vec));
+    let prefixes: Vec<&[u8]> = prefixes.iter().map(Vec::as_slice).collect();
+    let shared = assert_rows_equal_feeding(&compiled, &tokens, &prefixes);
+    assert!(shared >= 2, "some prefixes share a row ({shared})");
 }
 
 /// Classes must come by lexeme sequence, then end state (the classifier's lexeme trie

@@ -1,0 +1,213 @@
+//! Lexer states that no short text tells apart.
+//!
+//! A token's effect from a lexer state `q` (the lexemes it closes and what its end state
+//! can still become) depends only on what the states along its bytes accept and can
+//! complete. Two states whose futures agree on every text up to the longest token are
+//! therefore interchangeable for everything the token spanner and the classifier
+//! compute, though the DFA keeps them apart: a string with `maxLength: 255` has one
+//! state per character read, and all but the last hundred or so of them behave the same
+//! for any token. [`Lexer::equivalent_within`] finds them, so one spanner row and one
+//! classifier automaton serve them all.
+//!
+//! The partition is Moore's refinement stopped after `depth` rounds (round `r` tells
+//! apart states that some text of `r` bytes tells apart). Each round re-examines only
+//! the states with a successor that moved in the previous round, so a counter that
+//! splits one state per round costs one state per round, not the whole DFA.
+
+use super::{LexState, Lexer};
+use crate::ir::{TerminalId, TerminalSet};
+use hashbrown::{HashMap, HashSet};
+
+impl Lexer {
+    /// For each state (by index), the smallest state that no text of at most `depth`
+    /// bytes tells apart from it: reading the same text from either, of any length up to
+    /// `depth`, leads to states with the same [`accepts`](Lexer::accepts) and
+    /// [`completable`](Lexer::completable) sets, and the start state only to itself.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}};
+    /// let g = Grammar::from_lark(r#"start: WORD
+    ///                               WORD: /a{0,8}b/"#).unwrap();
+    /// let lexer = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    /// let after = |text: &[u8]| text.iter().fold(lexer.start(), |q, &b| lexer.next(q, b));
+    /// let same = lexer.equivalent_within(3);
+    /// // After one or two `a`s, six more may follow either way: three bytes cannot tell.
+    /// assert_eq!(same[after(b"a").index()], same[after(b"aa").index()]);
+    /// // After seven, "aab" is too long: three bytes tell them apart.
+    /// assert_ne!(same[after(b"a").index()], same[after(b"aaaaaaa").index()]);
+    /// ```
+    pub fn equivalent_within(&self, depth: usize) -> Vec<LexState> {
+        let mut partition = Partition::by_observation(self);
+        let mut predecessors = self.predecessors();
+        let mut moved: Vec<u32> = (0..self.state_count() as u32).collect();
+        for round in 0..depth {
+            let candidates = if round == 0 { moved } else { predecessors.of_all(&moved) };
+            moved = partition.refine(self, &candidates);
+            if moved.is_empty() {
+                break;
+            }
+        }
+        partition.smallest_members()
+    }
+
+    /// The states with a live transition into each state, each listed once per target.
+    fn predecessors(&self) -> Predecessors {
+        let n = self.state_count();
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut last_source = vec![u32::MAX; n];
+        for source in 0..n {
+            for &target in &self.transitions[source * self.stride..(source + 1) * self.stride] {
+                if !target.is_dead() && last_source[target.index()] != source as u32 {
+                    last_source[target.index()] = source as u32;
+                    pairs.push((target.0, source as u32));
+                }
+            }
+        }
+        pairs.sort_unstable();
+        let mut starts = vec![0u32; n + 1];
+        pairs.iter().for_each(|&(target, _)| starts[target as usize + 1] += 1);
+        (0..n).for_each(|i| starts[i + 1] += starts[i]);
+        Predecessors { starts, sources: pairs.into_iter().map(|(_, source)| source).collect(), seen: vec![0; n], round: 0 }
+    }
+}
+
+/// Predecessor lists in one array: the sources into `q` are `sources[starts[q]..starts[q + 1]]`.
+struct Predecessors {
+    starts: Vec<u32>,
+    sources: Vec<u32>,
+    /// Round stamps, so that each source is listed once per call.
+    seen: Vec<u32>,
+    round: u32,
+}
+
+impl Predecessors {
+    /// The distinct states with a transition into one of `targets`.
+    fn of_all(&mut self, targets: &[u32]) -> Vec<u32> {
+        self.round += 1;
+        let mut out = Vec::new();
+        for &t in targets {
+            for &s in &self.sources[self.starts[t as usize] as usize..self.starts[t as usize + 1] as usize] {
+                if self.seen[s as usize] != self.round {
+                    self.seen[s as usize] = self.round;
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Blocks of states, each labelled by an id that stays with the block's unmoved part.
+struct Partition {
+    block: Vec<u32>,
+    members: Vec<Vec<u32>>,
+    /// Each state's index in its block's `members`.
+    position: Vec<u32>,
+    /// Round stamps marking this round's candidates.
+    candidate: Vec<u32>,
+    round: u32,
+}
+
+impl Partition {
+    /// States with equal accepted and completable sets (and the start state alone).
+    fn by_observation(lexer: &Lexer) -> Partition {
+        let n = lexer.state_count();
+        let mut ids: HashMap<(bool, &[TerminalId], &TerminalSet), u32> = HashMap::new();
+        let mut partition = Partition {
+            block: Vec::with_capacity(n),
+            members: Vec::new(),
+            position: Vec::with_capacity(n),
+            candidate: vec![0; n],
+            round: 0,
+        };
+        for q in (0..n).map(LexState::from_index) {
+            let key = (lexer.is_start(q), lexer.accepts(q), lexer.completable(q));
+            let next = ids.len() as u32;
+            let block = *ids.entry(key).or_insert(next);
+            if block == next {
+                partition.members.push(Vec::new());
+            }
+            partition.block.push(block);
+            partition.position.push(partition.members[block as usize].len() as u32);
+            partition.members[block as usize].push(q.0);
+        }
+        partition
+    }
+
+    /// One round of Moore's refinement over `candidates`, the states whose successors
+    /// may have moved; the states it moves to new blocks.
+    ///
+    /// A block's members that are not candidates keep their signature (their successors
+    /// did not move, and they shared the block because their signatures were equal), so
+    /// one of them stands for all; the candidates agreeing with it stay, the others
+    /// split off by signature.
+    fn refine(&mut self, lexer: &Lexer, candidates: &[u32]) -> Vec<u32> {
+        self.round += 1;
+        candidates.iter().for_each(|&q| self.candidate[q as usize] = self.round);
+        let mut examined: Vec<u32> = candidates.to_vec();
+        let mut stays: HashMap<u32, Option<u32>> = HashMap::new();
+        for &q in candidates {
+            let block = self.block[q as usize];
+            stays.entry(block).or_insert_with(|| {
+                let resident = self.members[block as usize].iter().copied().find(|&m| self.candidate[m as usize] != self.round);
+                examined.extend(resident);
+                resident
+            });
+        }
+        let stride = lexer.stride;
+        let mut signatures = Vec::with_capacity(examined.len() * stride);
+        for &q in &examined {
+            let row = &lexer.transitions[q as usize * stride..(q as usize + 1) * stride];
+            signatures.extend(row.iter().map(|t| self.block[t.index()]));
+        }
+        let signature = |i: usize| &signatures[i * stride..(i + 1) * stride];
+        let mut target: HashMap<(u32, &[u32]), u32> = HashMap::new();
+        let residents = &examined[candidates.len()..];
+        for (i, &q) in residents.iter().enumerate() {
+            target.insert((self.block[q as usize], signature(candidates.len() + i)), self.block[q as usize]);
+        }
+        // A block with no resident stays with the first signature met.
+        let mut kept: HashSet<u32> = stays.iter().filter(|(_, r)| r.is_some()).map(|(&b, _)| b).collect();
+        let mut fresh = self.members.len() as u32;
+        let mut moves = Vec::new();
+        for (i, &q) in candidates.iter().enumerate() {
+            let block = self.block[q as usize];
+            let to = *target.entry((block, signature(i))).or_insert_with(|| {
+                if kept.insert(block) {
+                    block
+                } else {
+                    fresh += 1;
+                    fresh - 1
+                }
+            });
+            if to != block {
+                moves.push((q, to));
+            }
+        }
+        moves.into_iter().map(|(q, to)| self.move_to(q, to)).collect()
+    }
+
+    /// Move state `q` into block `to` (a new block when `to` is one past the last).
+    fn move_to(&mut self, q: u32, to: u32) -> u32 {
+        let from = self.block[q as usize] as usize;
+        let at = self.position[q as usize] as usize;
+        self.members[from].swap_remove(at);
+        if let Some(&displaced) = self.members[from].get(at) {
+            self.position[displaced as usize] = at as u32;
+        }
+        if to as usize == self.members.len() {
+            self.members.push(Vec::new());
+        }
+        self.block[q as usize] = to;
+        self.position[q as usize] = self.members[to as usize].len() as u32;
+        self.members[to as usize].push(q);
+        q
+    }
+
+    /// Each state's block, named by its smallest member.
+    fn smallest_members(&self) -> Vec<LexState> {
+        let smallest: Vec<u32> = self.members.iter().map(|m| m.iter().copied().min().unwrap_or(u32::MAX)).collect();
+        self.block.iter().map(|&b| LexState(smallest[b as usize])).collect()
+    }
+}
