@@ -49,6 +49,12 @@ use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
+use subtrees::SubtreeWalks;
+
+mod subtrees;
+
+/// Bytes of first-level subtree walks a [`TokenSpanner`] keeps for reuse by later rows.
+const SUBTREE_WALK_BYTES: usize = 64 << 20;
 
 /// A closed lexeme as the parser receives it: the candidate terminals that reach the
 /// parser, and whether it may instead be skipped (one candidate is `%ignore`d).
@@ -144,22 +150,32 @@ pub struct TokenSpanner {
     row_states: Box<[LexState]>,
     /// By lexer state; only the slots of row states are used.
     rows: Box<[OnceLock<Arc<SpannerRow>>]>,
+    subtrees: SubtreeWalks,
 }
 
 impl std::fmt::Debug for TokenSpanner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let built = self.rows.iter().filter(|r| r.get().is_some()).count();
-        f.debug_struct("TokenSpanner").field("rows_built", &built).field("rows", &self.rows.len()).finish()
+        f.debug_struct("TokenSpanner")
+            .field("rows_built", &built)
+            .field("rows", &self.rows.len())
+            .field("subtree_walk_bytes", &self.subtrees.bytes())
+            .finish()
     }
 }
 
 impl TokenSpanner {
     /// A spanner with no row built yet.
     pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> TokenSpanner {
+        TokenSpanner::keeping_subtree_walks(compiled, vocab, SUBTREE_WALK_BYTES)
+    }
+
+    /// A spanner keeping at most about `bytes` of subtree walks for reuse (0: none).
+    pub(crate) fn keeping_subtree_walks(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, bytes: usize) -> TokenSpanner {
         let lexer = compiled.lexer();
         let row_states = lexer.equivalent_within(vocab.trie().max_depth()).into();
         let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
-        TokenSpanner { compiled, vocab, row_states, rows }
+        TokenSpanner { compiled, vocab, row_states, rows, subtrees: SubtreeWalks::new(bytes) }
     }
 
     /// The row of lexer state `q`, built on first use of `q` or of a state sharing its
@@ -168,7 +184,7 @@ impl TokenSpanner {
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q))))
+        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees))))
     }
 
     /// The state whose row `q` shares: the smallest state that no text as long as the
@@ -241,13 +257,37 @@ impl TokenSpanner {
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state).
 ///
 /// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
-/// string literal, most of the vocabulary) is taken whole, without visiting its nodes.
-fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState) -> SpannerRow {
+/// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
+/// a first-level subtree that earlier rows walked from the same state is merged from
+/// `subtrees`.
+fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeWalks) -> SpannerRow {
+    let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
-    walk.children(TokenTrie::ROOT, q);
+    for child in trie.children(TokenTrie::ROOT) {
+        walk.path.truncate(1);
+        let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
+        if walk.subtree_stays_in(child, next) {
+            walk.gather(trie.subtree_tokens(child), next);
+        } else if let Some(walked) = subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next)) {
+            walk.gather_walked(walked);
+        } else {
+            walk.gather(trie.tokens_at(child), next);
+            walk.children(child, next);
+        }
+    }
     let (mut classes, tokens) = walk.into_classes();
     // Lexicographic: classes with a common lexeme prefix are adjacent.
     classes.sort_by(|a, b| a.lexemes.cmp(&b.lexemes).then(a.end.cmp(&b.end)));
+    SpannerRow { classes, tokens: tokens.into() }
+}
+
+/// The classes of `node`'s subtree (its own tokens included) reached in lexer state `q`,
+/// with the lexemes closed from `node` on, in no particular order.
+fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState) -> SpannerRow {
+    let mut walk = Walk::new(lexer, vocab);
+    walk.gather(vocab.trie().tokens_at(node), q);
+    walk.children(node, q);
+    let (classes, tokens) = walk.into_classes();
     SpannerRow { classes, tokens: tokens.into() }
 }
 
@@ -278,6 +318,8 @@ struct Walk<'a> {
     class_keys: Vec<(u32, LexState)>,
     /// Token ids gathered so far, as slices of the trie's id list, with their class.
     spans: Vec<(&'a [u32], u32)>,
+    /// Subtree walks merged, with the class of each of their classes.
+    walked: Vec<(Arc<SpannerRow>, Vec<u32>)>,
     /// By lexer state, the byte buckets on which it stays where it is.
     loops: HashMap<LexState, ByteBuckets>,
     /// Nodes reached alive whose children are not all visited yet; a node leaves when its
@@ -308,12 +350,14 @@ impl<'a> Walk<'a> {
             class_ids: HashMap::new(),
             class_keys: Vec::new(),
             spans: Vec::new(),
+            walked: Vec::new(),
             loops: HashMap::new(),
             pending: Vec::new(),
         }
     }
 
-    /// Visit every trie node below `node`, which is reached in lexer state `q`.
+    /// Visit every trie node below `node`, which is reached in lexer state `q` with the
+    /// lexemes of `path` closed.
     fn children(&mut self, node: usize, q: LexState) {
         self.push_children(node, q);
         while let Some((child, q)) = self.take_next_child() {
@@ -348,13 +392,35 @@ impl<'a> Walk<'a> {
         if tokens.is_empty() {
             return;
         }
-        let key = (*self.path.last().expect("the empty sequence is never popped"), end);
-        let next_id = self.class_keys.len() as u32;
-        let class = *self.class_ids.entry(key).or_insert(next_id);
-        if class == next_id {
-            self.class_keys.push(key);
-        }
+        let class = self.class_of(*self.path.last().expect("the empty sequence is never popped"), end);
         self.spans.push((tokens, class));
+    }
+
+    /// Add the classes of a subtree walked from where the current path ends.
+    fn gather_walked(&mut self, walked: Arc<SpannerRow>) {
+        let here = *self.path.last().expect("the empty sequence is never popped");
+        let classes = walked
+            .classes()
+            .iter()
+            .map(|class| {
+                let sequence = class.lexemes.iter().fold(here, |sequence, lexeme| {
+                    let lexeme = self.intern_lexeme(lexeme);
+                    self.intern_sequence(sequence, lexeme)
+                });
+                self.class_of(sequence, class.end)
+            })
+            .collect();
+        self.walked.push((walked, classes));
+    }
+
+    /// The class of interned lexeme sequence `sequence` and end state `end`.
+    fn class_of(&mut self, sequence: u32, end: LexState) -> u32 {
+        let next_id = self.class_keys.len() as u32;
+        let class = *self.class_ids.entry((sequence, end)).or_insert(next_id);
+        if class == next_id {
+            self.class_keys.push((sequence, end));
+        }
+        class
     }
 
     /// The next child to visit and its parent's lexer state, with the parent's lexemes
@@ -401,26 +467,39 @@ impl<'a> Walk<'a> {
         }
         if let Some(lexeme) = self.lexeme_closed_in(q) {
             let parent = *self.path.last().expect("the empty sequence is never popped");
-            let sequences = &mut self.sequences;
-            let sequence = *self.sequence_ids.entry((parent, lexeme)).or_insert_with(|| {
-                sequences.push((parent, lexeme));
-                sequences.len() as u32 - 1
-            });
+            let sequence = self.intern_sequence(parent, lexeme);
             self.path.push(sequence);
         }
         Some(restart)
     }
 
+    /// The id of sequence `parent` followed by lexeme `lexeme`.
+    fn intern_sequence(&mut self, parent: u32, lexeme: u32) -> u32 {
+        let sequences = &mut self.sequences;
+        *self.sequence_ids.entry((parent, lexeme)).or_insert_with(|| {
+            sequences.push((parent, lexeme));
+            sequences.len() as u32 - 1
+        })
+    }
+
     /// The id of the lexeme closed in accepting state `q`, `None` when it is ignored.
     fn lexeme_closed_in(&mut self, q: LexState) -> Option<u32> {
-        let (lexer, lexemes, lexeme_ids) = (self.lexer, &mut self.lexemes, &mut self.lexeme_ids);
-        *self.closes.entry(q).or_insert_with(|| {
-            let lexeme = Lexeme::closed_in(lexer, q)?;
-            Some(*lexeme_ids.entry(lexeme.clone()).or_insert_with(|| {
-                lexemes.push(lexeme);
-                lexemes.len() as u32 - 1
-            }))
-        })
+        if let Some(&closed) = self.closes.get(&q) {
+            return closed;
+        }
+        let closed = Lexeme::closed_in(self.lexer, q).map(|lexeme| self.intern_lexeme(&lexeme));
+        self.closes.insert(q, closed);
+        closed
+    }
+
+    /// The id of `lexeme`.
+    fn intern_lexeme(&mut self, lexeme: &Lexeme) -> u32 {
+        if let Some(&id) = self.lexeme_ids.get(lexeme) {
+            return id;
+        }
+        self.lexemes.push(lexeme.clone());
+        self.lexeme_ids.insert(lexeme.clone(), self.lexemes.len() as u32 - 1);
+        self.lexemes.len() as u32 - 1
     }
 
     /// The classes gathered, each with its tokens in ascending order.
@@ -458,9 +537,9 @@ impl<'a> Walk<'a> {
     /// id's class in an id-indexed array and reads it back in order, which is linear.
     fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>) {
         let classes = self.class_keys.len();
-        let total: usize = self.spans.iter().map(|(tokens, _)| tokens.len()).sum();
+        let total: usize = self.gathered().map(|(tokens, _)| tokens.len()).sum();
         let mut sizes = vec![0u32; classes];
-        self.spans.iter().for_each(|&(tokens, class)| sizes[class as usize] += tokens.len() as u32);
+        self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
         let ranges: Vec<Range<u32>> = sizes
             .iter()
             .scan(0u32, |start, &size| {
@@ -475,11 +554,11 @@ impl<'a> Walk<'a> {
             next[class as usize] += 1;
         };
         if total * 16 < self.token_count {
-            self.spans.iter().for_each(|&(ids, class)| ids.iter().for_each(|&t| place(t, class)));
+            self.gathered().for_each(|(ids, class)| ids.iter().for_each(|&t| place(t, class)));
             ranges.iter().for_each(|r| tokens[r.start as usize..r.end as usize].sort_unstable());
         } else {
             let mut class_of = vec![u32::MAX; self.token_count];
-            for &(ids, class) in &self.spans {
+            for (ids, class) in self.gathered() {
                 ids.iter().for_each(|&t| class_of[t as usize] = class);
             }
             for (token, &class) in class_of.iter().enumerate().filter(|(_, &class)| class != u32::MAX) {
@@ -487,6 +566,12 @@ impl<'a> Walk<'a> {
             }
         }
         (tokens, ranges)
+    }
+
+    /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
+    fn gathered(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
+        let walked = self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)));
+        self.spans.iter().copied().chain(walked)
     }
 }
 

@@ -176,3 +176,33 @@ fn classes_come_in_lexeme_sequence_order() {
         assert_classes_ordered(&row);
     }
 }
+
+#[test]
+fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
+    // Keys spelled out beside any other string: every byte leaving a key leads to the
+    // same "other string" state, so the rows along the keys repeat first-level walks.
+    let g = bnf_with(
+        "s: item | item s
+         item: KEY | OTHER | NUM",
+        &[("KEY", r#""(abc|abd|bcd)""#, false), ("OTHER", r#""([^"\\\\]|\\\\.)*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 8] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1"];
+    let tokens = tokens_over(&alphabet, &["é".as_bytes(), b"abcabc"]);
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
+    let kept = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
+    let walked = TokenSpanner::keeping_subtree_walks(Arc::clone(&compiled), vocab, 0);
+    let prefixes: [&[u8]; 14] =
+        [b"\"", b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"\"x\"", b"12", b"1"];
+    for prefix in prefixes {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let (a, b) = (kept.row(r.lex_state()), walked.row(r.lex_state()));
+        let key = |row: &SpannerRow| -> Vec<_> {
+            row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
+        };
+        assert_eq!(key(&a), key(&b), "{prefix:?}");
+    }
+    assert!(kept.subtrees.bytes() > 0, "some walks were kept and merged");
+    assert_eq!(walked.subtrees.bytes(), 0);
+}
