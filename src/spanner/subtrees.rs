@@ -56,7 +56,7 @@ impl SubtreeWalks {
             return None;
         }
         let row = Arc::new(walk());
-        let bytes = row.all_tokens().len() * 4 + row.classes().len() * std::mem::size_of::<super::TokenClass>();
+        let bytes = std::mem::size_of_val(&**row.all_tokens()) + std::mem::size_of_val(row.classes());
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
         self.slots.lock().unwrap_or_else(|p| p.into_inner()).insert(key, Slot::Kept(Arc::clone(&row)));
         Some(row)
