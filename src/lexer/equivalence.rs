@@ -12,7 +12,11 @@
 //! The partition is Moore's refinement stopped after `depth` rounds (round `r` tells
 //! apart states that some text of `r` bytes tells apart). Each round re-examines only
 //! the states with a successor that moved in the previous round, so a counter that
-//! splits one state per round costs one state per round, not the whole DFA.
+//! splits one state per round costs one state per round, not the whole DFA. Most
+//! lexers settle after re-examining each state fewer than 8 times; a few (many counters
+//! out of step, tens of thousands of states) keep splitting for all `depth` rounds, so
+//! the work is bounded and the caller falls back to no sharing past the bound (an
+//! unfinished refinement would merge states that a longer text tells apart).
 
 use super::{LexState, Lexer};
 use crate::ir::{TerminalId, TerminalSet};
@@ -24,6 +28,9 @@ impl Lexer {
     /// `depth`, leads to states with the same [`accepts`](Lexer::accepts) and
     /// [`completable`](Lexer::completable) sets, and the start state only to itself.
     ///
+    /// `None` when that takes more than `budget` state examinations (each compares a
+    /// state's successors on every byte class; a first pass examines every state once).
+    ///
     /// # Example
     /// ```
     /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}};
@@ -31,24 +38,31 @@ impl Lexer {
     ///                               WORD: /a{0,8}b/"#).unwrap();
     /// let lexer = Lexer::new(&g, &LexerConfig::default()).unwrap();
     /// let after = |text: &[u8]| text.iter().fold(lexer.start(), |q, &b| lexer.next(q, b));
-    /// let same = lexer.equivalent_within(3);
+    /// let same = lexer.equivalent_within(3, usize::MAX).unwrap();
     /// // After one or two `a`s, six more may follow either way: three bytes cannot tell.
     /// assert_eq!(same[after(b"a").index()], same[after(b"aa").index()]);
     /// // After seven, "aab" is too long: three bytes tell them apart.
     /// assert_ne!(same[after(b"a").index()], same[after(b"aaaaaaa").index()]);
+    /// // Too little budget for a first pass over the states.
+    /// assert!(lexer.equivalent_within(3, 2).is_none());
     /// ```
-    pub fn equivalent_within(&self, depth: usize) -> Vec<LexState> {
+    pub fn equivalent_within(&self, depth: usize, budget: usize) -> Option<Vec<LexState>> {
         let mut partition = Partition::by_observation(self);
         let mut predecessors = self.predecessors();
         let mut moved: Vec<u32> = (0..self.state_count() as u32).collect();
+        let mut examined = 0usize;
         for round in 0..depth {
             let candidates = if round == 0 { moved } else { predecessors.of_all(&moved) };
+            examined += candidates.len();
+            if examined > budget {
+                return None;
+            }
             moved = partition.refine(self, &candidates);
             if moved.is_empty() {
                 break;
             }
         }
-        partition.smallest_members()
+        Some(partition.smallest_members())
     }
 
     /// The states with a live transition into each state, each listed once per target.

@@ -204,7 +204,7 @@ fn equivalent_within_is_moores_refinement_cut_at_depth() {
     for g in &grammars {
         let lx = Lexer::new(g, &LexerConfig::default()).unwrap();
         for depth in [0, 1, 2, 3, 5, 8, 40] {
-            let fast = lx.equivalent_within(depth);
+            let fast = lx.equivalent_within(depth, usize::MAX).unwrap();
             let naive = equivalent_within_naively(&lx, depth);
             for p in 0..lx.state_count() {
                 assert_eq!(fast[p].index(), (0..lx.state_count()).find(|&q| naive[q] == naive[p]).unwrap(), "depth {depth}, state {p}");

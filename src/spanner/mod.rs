@@ -53,6 +53,11 @@ use subtrees::SubtreeWalks;
 
 mod subtrees;
 
+/// How many times, on average, finding the lexer states that share rows may examine each
+/// state before giving up (and giving every state its own row): most lexers need fewer
+/// than 8; the few that need more need 50 and more, tens of milliseconds of a compile.
+const EQUIVALENCE_PASSES: usize = 8;
+
 /// Bytes of first-level subtree walks a [`TokenSpanner`] keeps for reuse by later rows.
 const SUBTREE_WALK_BYTES: usize = 64 << 20;
 
@@ -173,7 +178,9 @@ impl TokenSpanner {
     /// A spanner keeping at most about `bytes` of subtree walks for reuse (0: none).
     pub(crate) fn keeping_subtree_walks(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, bytes: usize) -> TokenSpanner {
         let lexer = compiled.lexer();
-        let row_states = lexer.equivalent_within(vocab.trie().max_depth()).into();
+        let all = || (0..lexer.state_count()).map(LexState::from_index).collect();
+        let budget = EQUIVALENCE_PASSES * lexer.state_count();
+        let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
         let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
         TokenSpanner { compiled, vocab, row_states, rows, subtrees: SubtreeWalks::new(bytes) }
     }
@@ -190,7 +197,8 @@ impl TokenSpanner {
     /// The state whose row `q` shares: the smallest state that no text as long as the
     /// vocabulary's longest token tells apart from `q` ([`Lexer::equivalent_within`]).
     /// Every token then closes the same lexemes from both, and ends in states accepting
-    /// and able to complete the same terminals.
+    /// and able to complete the same terminals. `q` itself when finding them takes more
+    /// than a few passes over the lexer's states.
     ///
     /// # Example
     /// ```
