@@ -55,7 +55,7 @@ mod subtrees;
 
 /// How many times, on average, finding the lexer states that share rows may examine each
 /// state before giving up (and giving every state its own row): most lexers need fewer
-/// than 8; the few that need more need 50 and more, tens of milliseconds of a compile.
+/// than 8; the few that need more need 50 and more, hundreds of milliseconds of a compile.
 const EQUIVALENCE_PASSES: usize = 8;
 
 /// Bytes of first-level subtree walks a [`TokenSpanner`] keeps for reuse by later rows.
