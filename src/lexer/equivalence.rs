@@ -159,15 +159,21 @@ impl Partition {
     fn refine(&mut self, lexer: &Lexer, candidates: &[u32]) -> Vec<u32> {
         self.round += 1;
         candidates.iter().for_each(|&q| self.candidate[q as usize] = self.round);
+        // One resident (non-candidate member) per block met, examined after the candidates;
+        // blocks that have one are kept by it.
         let mut examined: Vec<u32> = candidates.to_vec();
-        let mut stays: HashMap<u32, Option<u32>> = HashMap::new();
+        let mut met: HashSet<u32> = HashSet::new();
+        let mut kept: HashSet<u32> = HashSet::new();
         for &q in candidates {
             let block = self.block[q as usize];
-            stays.entry(block).or_insert_with(|| {
-                let resident = self.members[block as usize].iter().copied().find(|&m| self.candidate[m as usize] != self.round);
-                examined.extend(resident);
-                resident
-            });
+            if !met.insert(block) {
+                continue;
+            }
+            let resident = self.members[block as usize].iter().copied().find(|&m| self.candidate[m as usize] != self.round);
+            if let Some(resident) = resident {
+                examined.push(resident);
+                kept.insert(block);
+            }
         }
         let stride = lexer.stride;
         let mut signatures = Vec::with_capacity(examined.len() * stride);
@@ -182,7 +188,6 @@ impl Partition {
             target.insert((self.block[q as usize], signature(candidates.len() + i)), self.block[q as usize]);
         }
         // A block with no resident stays with the first signature met.
-        let mut kept: HashSet<u32> = stays.iter().filter(|(_, r)| r.is_some()).map(|(&b, _)| b).collect();
         let mut fresh = self.members.len() as u32;
         let mut moves = Vec::new();
         for (i, &q) in candidates.iter().enumerate() {

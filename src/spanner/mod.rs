@@ -274,13 +274,12 @@ fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeW
     for child in trie.children(TokenTrie::ROOT) {
         walk.path.truncate(1);
         let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
-        if walk.subtree_stays_in(child, next) {
-            walk.gather(trie.subtree_tokens(child), next);
-        } else if let Some(walked) = subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next)) {
-            walk.gather_walked(walked);
-        } else {
-            walk.gather(trie.tokens_at(child), next);
-            walk.children(child, next);
+        if walk.take_whole(child, next) {
+            continue;
+        }
+        match subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next)) {
+            Some(walked) => walk.gather_walked(walked),
+            None => walk.subtree(child, next),
         }
     }
     let (mut classes, tokens) = walk.into_classes();
@@ -293,8 +292,7 @@ fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeW
 /// with the lexemes closed from `node` on, in no particular order.
 fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState) -> SpannerRow {
     let mut walk = Walk::new(lexer, vocab);
-    walk.gather(vocab.trie().tokens_at(node), q);
-    walk.children(node, q);
+    walk.subtree(node, q);
     let (classes, tokens) = walk.into_classes();
     SpannerRow { classes, tokens: tokens.into() }
 }
@@ -364,20 +362,29 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Visit every trie node below `node`, which is reached in lexer state `q` with the
-    /// lexemes of `path` closed.
-    fn children(&mut self, node: usize, q: LexState) {
+    /// Gather `node` and every trie node below it; `node` is reached in lexer state `q`
+    /// with the lexemes of `path` closed.
+    fn subtree(&mut self, node: usize, q: LexState) {
+        self.gather(self.trie.tokens_at(node), q);
         self.push_children(node, q);
         while let Some((child, q)) = self.take_next_child() {
             let byte = self.trie.nodes()[child].byte;
             let Some(next) = self.step(q, byte) else { continue };
-            if self.subtree_stays_in(child, next) {
-                self.gather(self.trie.subtree_tokens(child), next);
-            } else {
+            if !self.take_whole(child, next) {
                 self.gather(self.trie.tokens_at(child), next);
                 self.push_children(child, next);
             }
         }
+    }
+
+    /// Gather `node`'s whole subtree as one span if every byte below it keeps the lexer in
+    /// `q`, the state `node` is reached in ([`Walk::subtree_stays_in`]); whether it did.
+    fn take_whole(&mut self, node: usize, q: LexState) -> bool {
+        let stays = self.subtree_stays_in(node, q);
+        if stays {
+            self.gather(self.trie.subtree_tokens(node), q);
+        }
+        stays
     }
 
     /// Whether `node`, reached in lexer state `q`, has descendants and every byte below it
@@ -544,10 +551,9 @@ impl<'a> Walk<'a> {
     /// small part of the vocabulary sorts each class; a row holding much of it marks each
     /// id's class in an id-indexed array and reads it back in order, which is linear.
     fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>) {
-        let classes = self.class_keys.len();
-        let total: usize = self.gathered().map(|(tokens, _)| tokens.len()).sum();
-        let mut sizes = vec![0u32; classes];
+        let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
+        let total: usize = sizes.iter().map(|&size| size as usize).sum();
         let ranges: Vec<Range<u32>> = sizes
             .iter()
             .scan(0u32, |start, &size| {

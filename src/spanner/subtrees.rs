@@ -56,9 +56,12 @@ impl SubtreeWalks {
             return None;
         }
         let row = Arc::new(walk());
-        let bytes = std::mem::size_of_val(&**row.all_tokens()) + std::mem::size_of_val(row.classes());
-        self.bytes.fetch_add(bytes, Ordering::Relaxed);
-        self.slots.lock().unwrap_or_else(|p| p.into_inner()).insert(key, Slot::Kept(Arc::clone(&row)));
+        let replaced = self.slots.lock().unwrap_or_else(|p| p.into_inner()).insert(key, Slot::Kept(Arc::clone(&row)));
+        // Two rows asking at once both walk; the bytes count the walk kept once.
+        if !matches!(replaced, Some(Slot::Kept(_))) {
+            let bytes = std::mem::size_of_val(&**row.all_tokens()) + std::mem::size_of_val(row.classes());
+            self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        }
         Some(row)
     }
 
