@@ -69,6 +69,9 @@ pub enum LimitKind {
     TotalCompileTime,
     /// Wall-clock time of a stack classifier's eager build, in milliseconds.
     EagerBuildTime,
+    /// Length in bytes of a vocabulary's longest token, beyond the lexer's count
+    /// horizon ([`LexerConfig::count_horizon`](crate::lexer::LexerConfig::count_horizon)).
+    CountHorizon,
 }
 
 impl fmt::Display for LimitKind {
@@ -83,6 +86,7 @@ impl fmt::Display for LimitKind {
             LimitKind::GssWorkPerStep => "GSS edges visited per step",
             LimitKind::TotalCompileTime => "total compile time in milliseconds",
             LimitKind::EagerBuildTime => "classifier eager build time in milliseconds",
+            LimitKind::CountHorizon => "token length in bytes (beyond the lexer's count horizon)",
         };
         f.write_str(name)
     }

@@ -47,9 +47,13 @@
 //! assert!(lexer.next(q, b' ').is_dead());
 //! ```
 
+mod counted;
 mod equivalence;
 
+pub(crate) use counted::{json_string_of_length, JSON_CHAR};
+
 use crate::error::{Deadline, Error, LimitKind, Result};
+use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::HashMap;
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
@@ -92,6 +96,31 @@ impl LexState {
     }
 }
 
+/// Where the lexer is: its state and, inside a counted string (see
+/// [`LexerConfig::count_horizon`]), the characters read since the opening quote.
+/// [`Lexer::step`] moves it exactly; the state alone is what the later stages key on.
+///
+/// # Example
+/// ```
+/// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}};
+/// let g = Grammar::from_lark(r#"start: /a+/"#).unwrap();
+/// let lexer = Lexer::new(&g, &LexerConfig::default()).unwrap();
+/// let at = lexer.step(lexer.start_pos(), b'a');
+/// assert_eq!(at.state(), lexer.next(lexer.start(), b'a'));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LexPos {
+    state: LexState,
+    count: u32,
+}
+
+impl LexPos {
+    /// The lexer state.
+    pub fn state(self) -> LexState {
+        self.state
+    }
+}
+
 /// Limits for building a [`Lexer`].
 ///
 /// # Example
@@ -111,11 +140,21 @@ pub struct LexerConfig {
     /// Wall-clock budget for building the DFA, checked per terminal and per state;
     /// exceeding it is [`Error::Limit`] with [`LimitKind::CompileTime`]. `None`: no budget.
     pub time_budget: Option<Duration>,
+    /// The longest token, in bytes, that the lexer's tables must serve exactly. A JSON
+    /// string with a length bound beyond it is counted rather than unrolled into one
+    /// state per character (see [`LexPos`]); masks for a vocabulary with longer tokens
+    /// are refused with [`LimitKind::CountHorizon`].
+    pub count_horizon: usize,
 }
 
 impl Default for LexerConfig {
     fn default() -> Self {
-        LexerConfig { max_states: 100_000, max_nfa_bytes: 10 << 20, time_budget: Some(Duration::from_secs(10)) }
+        LexerConfig {
+            max_states: 100_000,
+            max_nfa_bytes: 10 << 20,
+            time_budget: Some(Duration::from_secs(10)),
+            count_horizon: 256,
+        }
     }
 }
 
@@ -134,6 +173,8 @@ pub struct Lexer {
     completable: Vec<TerminalSet>,
     /// Terminals marked `%ignore`.
     ignored: TerminalSet,
+    /// The count of counted strings; `None` when no terminal is counted.
+    counting: Option<Counting>,
 }
 
 impl Lexer {
@@ -148,11 +189,15 @@ impl Lexer {
         let deadline = compile.stage(config.time_budget);
         let mut patterns = Patterns::default();
         let mut terminals = Vec::new();
-        for t in lexed_terminals(grammar) {
+        let lexed = lexed_terminals(grammar);
+        // A counted terminal is never outranked, so whatever it can complete it can
+        // also be reported as matching (its completions are read off its bounds).
+        let top = lexed.iter().map(|t| grammar.terminals[t.index()].priority).max();
+        for t in lexed {
             deadline.check()?;
-            terminals.push(patterns.add_terminal(grammar, t, config)?);
+            terminals.push(patterns.add_terminal(grammar, t, config, top)?);
         }
-        Builder::new(grammar, &patterns.nfas, &terminals, config, deadline).build()
+        Builder::new(grammar, &patterns, &terminals, config, deadline).build()
     }
 
     /// The start state: nothing read since the last lexeme ended.
@@ -160,8 +205,72 @@ impl Lexer {
         LexState::START
     }
 
+    /// The start state as a [`LexPos`].
+    pub fn start_pos(&self) -> LexPos {
+        LexPos { state: LexState::START, count: 0 }
+    }
+
+    /// The position after reading `byte` at `at`, counting the characters of a counted
+    /// string exactly ([`Lexer::next`] stays in a far count class).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}};
+    /// // A string of at most 300 characters, beyond a horizon of 8: counted.
+    /// let g = Grammar::from_json_schema(r#"{"type": "string", "maxLength": 300}"#).unwrap();
+    /// let config = LexerConfig { count_horizon: 8, ..LexerConfig::default() };
+    /// let lexer = Lexer::new(&g, &config).unwrap();
+    /// let read = |text: &[u8]| text.iter().fold(lexer.start_pos(), |at, &b| lexer.step(at, b)).state();
+    /// let string = |n: usize| [b"\"".as_slice(), &vec![b'x'; n], b"\""].concat();
+    /// assert!(!lexer.accepts(read(&string(300))).is_empty());
+    /// assert!(read(&string(301)).is_dead());
+    /// assert!(lexer.state_count() < 1000, "not one state per character");
+    /// ```
+    #[inline]
+    pub fn step(&self, at: LexPos, byte: u8) -> LexPos {
+        let state = self.next(at.state, byte);
+        let Some(counting) = &self.counting else { return LexPos { state, count: 0 } };
+        let target = counting.states[state.index()];
+        if target.part == Part::Outside {
+            return LexPos { state, count: 0 };
+        }
+        let source = counting.states[at.state.index()];
+        let count = match source.part {
+            Part::Outside => 0,
+            Part::Between if target.part != Part::Closed => at.count.saturating_add(1),
+            _ => at.count,
+        };
+        let class = counting.classes.of(count);
+        if class == target.class {
+            return LexPos { state, count };
+        }
+        // A far class's last count: the table stayed in the class, the count moved on.
+        let state = counting.by_group.get(&(target.group, class)).copied();
+        debug_assert!(state.is_some(), "the construction reaches every class a count reaches");
+        let state = state.unwrap_or(LexState::DEAD);
+        let count = if counting.states[state.index()].part == Part::Outside { 0 } else { count };
+        LexPos { state, count }
+    }
+
+    /// The count horizon (see [`LexerConfig::count_horizon`]) if some terminal is
+    /// counted: tokens longer than it in bytes cannot be served from the tables.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}};
+    /// let long = Grammar::from_json_schema(r#"{"type": "string", "maxLength": 1000}"#).unwrap();
+    /// let short = Grammar::from_json_schema(r#"{"type": "string", "maxLength": 10}"#).unwrap();
+    /// let config = LexerConfig::default();
+    /// assert_eq!(Lexer::new(&long, &config).unwrap().count_horizon(), Some(config.count_horizon));
+    /// assert_eq!(Lexer::new(&short, &config).unwrap().count_horizon(), None);
+    /// ```
+    pub fn count_horizon(&self) -> Option<usize> {
+        self.counting.as_ref().map(|c| c.horizon)
+    }
+
     /// The state after reading `byte` in state `q`; [`LexState::DEAD`] if no terminal
-    /// can continue.
+    /// can continue. Inside a counted string the table stays in a far count class
+    /// (exact for texts up to the count horizon; [`Lexer::step`] is exact for any).
     #[inline]
     pub fn next(&self, q: LexState, byte: u8) -> LexState {
         self.transitions[q.index() * self.stride + self.classes[byte as usize] as usize]
@@ -215,13 +324,22 @@ impl Lexer {
             hasher.update(&words(&mut set.iter().map(|t| t.0)));
             hasher.update(&u32::MAX.to_le_bytes());
         }
+        if let Some(counting) = &self.counting {
+            hasher.update(&(counting.horizon as u64).to_le_bytes());
+            counting.classes.hash_into(hasher);
+            let mut by_group: Vec<_> = counting.by_group.iter().map(|(&(g, k), q)| [g, k, q.0]).collect();
+            by_group.sort_unstable();
+            let states = counting.states.iter().map(|s| [s.part as u32, s.group, s.class]);
+            hasher.update(&words(&mut states.chain(by_group).flatten()));
+        }
     }
 
     /// Approximate heap size of the tables in bytes.
     pub fn memory_bytes(&self) -> usize {
         let sets: usize = self.completable.iter().map(|s| s.len().div_ceil(64) * 8 + 16).sum();
         let accepts: usize = self.accepts.iter().map(|a| a.len() * 4 + 16).sum();
-        self.transitions.len() * 4 + sets + accepts
+        let counting = self.counting.as_ref().map_or(0, |c| c.states.len() * 12 + c.by_group.len() * 16);
+        self.transitions.len() * 4 + sets + accepts + counting
     }
 }
 
@@ -260,6 +378,8 @@ struct LexedTerminal {
     priority: i32,
     require: Vec<u32>,
     exclude: Vec<u32>,
+    /// For a counted string (whose one pattern is [`Patterns::counted`]): its bounds.
+    bounds: Option<Bounds>,
 }
 
 /// The distinct patterns of the lexed terminals.
@@ -267,12 +387,20 @@ struct LexedTerminal {
 struct Patterns {
     nfas: Vec<PatternNfa>,
     index: HashMap<(String, bool), u32>,
+    /// The unbounded string that every counted terminal uses, once one is.
+    counted: Option<u32>,
 }
 
 impl Patterns {
     /// Compiles `terminal`'s regexes (those not seen yet) and returns the terminal over
     /// the shared patterns.
-    fn add_terminal(&mut self, grammar: &Grammar, terminal: TerminalId, config: &LexerConfig) -> Result<LexedTerminal> {
+    fn add_terminal(
+        &mut self,
+        grammar: &Grammar,
+        terminal: TerminalId,
+        config: &LexerConfig,
+        top_priority: Option<i32>,
+    ) -> Result<LexedTerminal> {
         let def = &grammar.terminals[terminal.index()];
         let error = |reason: String| Error::Terminal { terminal: def.name.clone(), reason };
         let (all, except): (Vec<&String>, Vec<&String>) = match &def.pattern {
@@ -282,30 +410,24 @@ impl Patterns {
             TerminalPattern::Declared => unreachable!("declared terminals are not lexed"),
         };
         let plain = all.len() == 1 && except.is_empty();
-        let mut lexed = LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new() };
+        let mut lexed =
+            LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new(), bounds: None };
         let mut may_be_empty = true;
         for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
             let hir = parse_terminal_regex(pattern).map_err(error)?;
             if required {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
+            let counted = (plain && Some(def.priority) == top_priority)
+                .then(|| counted::counted_bounds(&hir, config.count_horizon))
+                .flatten();
+            if let Some(bounds) = counted {
+                lexed.bounds = Some(bounds);
+                lexed.require.push(self.counted_pattern(config).map_err(error)?);
+                continue;
+            }
             let earliest = plain && has_lazy_repetition(&hir);
-            let key = (pattern.to_string(), earliest);
-            let index = match self.index.get(&key) {
-                Some(&index) => index,
-                None => {
-                    let nfa = thompson::Compiler::new()
-                        .configure(
-                            NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)),
-                        )
-                        .build_from_hir(&hir)
-                        .map_err(|e| error(format!("regex /{pattern}/ is too large: {e}")))?;
-                    let index = self.nfas.len() as u32;
-                    self.nfas.push(PatternNfa { nfa, earliest });
-                    self.index.insert(key, index);
-                    index
-                }
-            };
+            let index = self.intern(pattern, &hir, earliest, config).map_err(error)?;
             if required { &mut lexed.require } else { &mut lexed.exclude }.push(index);
         }
         if may_be_empty {
@@ -316,6 +438,41 @@ impl Patterns {
         lexed.require.dedup();
         Ok(lexed)
     }
+
+    /// The index of `pattern` (parsed as `hir`), compiled on first use.
+    fn intern(&mut self, pattern: &str, hir: &Hir, earliest: bool, config: &LexerConfig) -> std::result::Result<u32, String> {
+        let key = (pattern.to_string(), earliest);
+        if let Some(&index) = self.index.get(&key) {
+            return Ok(index);
+        }
+        let nfa = compile_nfa(pattern, hir, config)?;
+        let index = self.nfas.len() as u32;
+        self.nfas.push(PatternNfa { nfa, earliest });
+        self.index.insert(key, index);
+        Ok(index)
+    }
+
+    /// The index of the unbounded string counted terminals share.
+    fn counted_pattern(&mut self, config: &LexerConfig) -> std::result::Result<u32, String> {
+        if let Some(index) = self.counted {
+            return Ok(index);
+        }
+        let pattern = counted::unbounded_json_string();
+        let hir = parse_terminal_regex(&pattern)?;
+        // Not shared with a terminal written as the same regex: only counted
+        // terminals may read the count off this pattern's states.
+        let index = self.nfas.len() as u32;
+        self.nfas.push(PatternNfa { nfa: compile_nfa(&pattern, &hir, config)?, earliest: false });
+        self.counted = Some(index);
+        Ok(index)
+    }
+}
+
+fn compile_nfa(pattern: &str, hir: &Hir, config: &LexerConfig) -> std::result::Result<NFA, String> {
+    thompson::Compiler::new()
+        .configure(NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)))
+        .build_from_hir(hir)
+        .map_err(|e| format!("regex /{pattern}/ is too large: {e}"))
 }
 
 /// Parses one terminal regex, refusing what a lexeme cannot test (anchors, word boundaries).
@@ -365,8 +522,20 @@ struct Builder<'a> {
     classes: [u8; 256],
     /// One representative byte per class.
     representatives: Vec<u8>,
-    ids: HashMap<(bool, Subset), LexState>,
+    ids: HashMap<(bool, Subset, u32), LexState>,
     subsets: Vec<Subset>,
+    /// The counted string's pattern and classes, if a terminal is counted.
+    counter: Option<Counter>,
+    /// By state: its place in the counted string.
+    counted: Vec<CountedState>,
+    /// Numbers the NFA-state sets that hold the counted string (see [`CountedState`]).
+    groups: HashMap<Subset, u32>,
+    by_group: HashMap<(u32, u32), LexState>,
+    /// Transitions out of a far run not interned yet (see [`Builder::leave_far_runs`]).
+    leaving: Vec<Leaving>,
+    /// Per state: the states that transitions out of its far run lead to (not in the
+    /// table, but on real paths).
+    left: HashMap<usize, Vec<usize>>,
     transitions: Vec<LexState>,
     accepts: Vec<Box<[TerminalId]>>,
     /// Where each pattern's NFA states start in one numbering of all of them.
@@ -382,11 +551,12 @@ struct Builder<'a> {
 impl<'a> Builder<'a> {
     fn new(
         grammar: &'a Grammar,
-        nfas: &'a [PatternNfa],
+        patterns: &'a Patterns,
         terminals: &'a [LexedTerminal],
         config: &'a LexerConfig,
         deadline: Deadline,
     ) -> Builder<'a> {
+        let nfas = &patterns.nfas;
         let (classes, representatives) = byte_classes(nfas);
         let mut users = vec![Vec::new(); nfas.len()];
         let mut stands_alone = vec![false; nfas.len()];
@@ -416,6 +586,12 @@ impl<'a> Builder<'a> {
             representatives,
             ids: HashMap::new(),
             subsets: Vec::new(),
+            counter: None,
+            counted: Vec::new(),
+            groups: HashMap::new(),
+            by_group: HashMap::new(),
+            leaving: Vec::new(),
+            left: HashMap::new(),
             transitions: Vec::new(),
             accepts: Vec::new(),
             offsets,
@@ -423,25 +599,31 @@ impl<'a> Builder<'a> {
             generation: 0,
             seeds: Vec::new(),
         }
+        .with_counter(patterns.counted)
     }
 
     fn build(mut self) -> Result<Lexer> {
-        let dead = self.intern(false, Vec::new())?;
+        let dead = self.intern(false, Vec::new(), NO_CLASS)?;
         debug_assert_eq!(dead, LexState::DEAD);
         let starts = self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())).collect();
         let start_subset = self.closure(starts);
         // The start state is interned apart from every other state, so that "nothing
         // read yet" is never confused with a state reached after reading bytes.
-        let start = self.intern(true, start_subset)?;
+        let start = self.intern(true, start_subset, NO_CLASS)?;
         debug_assert_eq!(start, LexState::START);
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
-        while next_unexplored < self.subsets.len() {
-            self.deadline.check()?;
-            let state = next_unexplored;
-            next_unexplored += 1;
-            let targets = self.successors(state)?;
-            self.transitions[state * stride..(state + 1) * stride].copy_from_slice(&targets);
+        loop {
+            while next_unexplored < self.subsets.len() {
+                self.deadline.check()?;
+                let state = next_unexplored;
+                next_unexplored += 1;
+                let targets = self.successors(state)?;
+                self.transitions[state * stride..(state + 1) * stride].copy_from_slice(&targets);
+            }
+            if !self.leave_far_runs()? {
+                break;
+            }
         }
         let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
@@ -450,6 +632,12 @@ impl<'a> Builder<'a> {
                 ignored.insert(TerminalId(i as u32));
             }
         }
+        let counting = self.counter.map(|counter| Counting {
+            horizon: self.config.count_horizon,
+            classes: counter.classes,
+            states: self.counted,
+            by_group: self.by_group,
+        });
         Ok(Lexer {
             classes: self.classes,
             stride,
@@ -457,11 +645,12 @@ impl<'a> Builder<'a> {
             accepts: self.accepts,
             completable,
             ignored,
+            counting,
         })
     }
 
-    fn intern(&mut self, is_start: bool, subset: Subset) -> Result<LexState> {
-        let key = (is_start, subset);
+    fn intern(&mut self, is_start: bool, subset: Subset, class: u32) -> Result<LexState> {
+        let key = (is_start, subset, class);
         if let Some(&id) = self.ids.get(&key) {
             return Ok(id);
         }
@@ -473,7 +662,10 @@ impl<'a> Builder<'a> {
             });
         }
         let id = LexState(self.subsets.len() as u32);
-        self.accepts.push(self.accepted_terminals(&key.1));
+        self.accepts.push(self.accepted_terminals(&key.1, class));
+        let part = if is_start { Part::Outside } else { self.part(&key.1) };
+        let group = if part == Part::Outside { u32::MAX } else { self.group(&key.1) };
+        self.counted.push(CountedState { part, group, class });
         self.subsets.push(key.1.clone());
         self.transitions.extend(std::iter::repeat(LexState::DEAD).take(self.representatives.len()));
         self.ids.insert(key, id);
@@ -493,15 +685,21 @@ impl<'a> Builder<'a> {
         present
     }
 
-    /// Terminals that `subset` matches, keeping only the highest priority: a terminal
-    /// matches when each of its required patterns has a match state and none of its
-    /// excluded patterns has one.
-    fn accepted_terminals(&self, subset: &Subset) -> Box<[TerminalId]> {
+    /// Terminals that `subset` matches at count `class`, keeping only the highest
+    /// priority: a terminal matches when each of its required patterns has a match
+    /// state, none of its excluded patterns has one, and a counted terminal's bounds
+    /// admit the count.
+    fn accepted_terminals(&self, subset: &Subset, class: u32) -> Box<[TerminalId]> {
         let matching = self.patterns_with(subset, |p, s| self.is_match(p, s));
+        let counted = |bounds: Bounds| match &self.counter {
+            Some(counter) if class != NO_CLASS => bounds.admits(counter.classes.first(class)),
+            _ => false,
+        };
         let matched: Vec<&LexedTerminal> = self
             .terminals
             .iter()
             .filter(|t| t.require.iter().all(|&p| matching[p as usize]) && !t.exclude.iter().any(|&p| matching[p as usize]))
+            .filter(|t| t.bounds.map_or(true, counted))
             .collect();
         let Some(top) = matched.iter().map(|t| t.priority).max() else {
             return Box::new([]);
@@ -548,7 +746,7 @@ impl<'a> Builder<'a> {
                 None if class_seeds.is_empty() => LexState::DEAD,
                 None => {
                     let subset = self.closure(class_seeds.clone());
-                    let target = self.intern(false, subset)?;
+                    let target = self.intern_successor(state, subset)?;
                     seen.insert(class_seeds, target);
                     target
                 }
@@ -621,20 +819,18 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// `Prod(q)`: the union of `accepts` over every state reachable from `q`.
+    /// `Prod(q)`: the union of `accepts` over every state reachable from `q`. A counted
+    /// terminal is read off the count instead (the table's far classes never reach the
+    /// counts a string must grow to): it can complete while its string is open and the
+    /// count is within its maximum.
     fn completable_sets(&self) -> Result<Vec<TerminalSet>> {
         let n = self.subsets.len();
         let capacity = self.grammar.terminals.len();
+        let counted = TerminalSet::with_ids(capacity, self.terminals.iter().filter(|t| t.bounds.is_some()).map(|t| t.id));
         let mut sets: Vec<TerminalSet> = self
             .accepts
             .iter()
-            .map(|a| {
-                let mut s = TerminalSet::new(capacity);
-                a.iter().for_each(|&t| {
-                    s.insert(t);
-                });
-                s
-            })
+            .map(|a| TerminalSet::with_ids(capacity, a.iter().copied().filter(|&t| !counted.contains(t))))
             .collect();
         let stride = self.representatives.len();
         let successors: Vec<Vec<usize>> = (0..n)
@@ -665,6 +861,9 @@ impl<'a> Builder<'a> {
                     changed |= a.union_with(b);
                 }
             }
+        }
+        for (q, set) in sets.iter_mut().enumerate() {
+            self.add_counted_completable(q, set);
         }
         Ok(sets)
     }

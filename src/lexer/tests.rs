@@ -212,3 +212,54 @@ fn equivalent_within_is_moores_refinement_cut_at_depth() {
         }
     }
 }
+
+/// Texts over `alphabet` (each piece one or more bytes), `count` of them, up to `len`
+/// pieces long, from a fixed seed.
+fn random_texts(alphabet: &[&[u8]], count: usize, len: usize) -> Vec<Vec<u8>> {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    (0..count).map(|_| (0..next(len + 1)).flat_map(|_| alphabet[next(alphabet.len())].to_vec()).collect()).collect()
+}
+
+#[test]
+fn counted_strings_behave_as_unrolled_ones() {
+    // Strings of 0..=30 and 20.. characters, a pattern that bounds its own length, a
+    // plain string and a key name, all starting with the same quote.
+    let g = grammar(&[
+        ("SHORT", &json_string_of_length(0, Some(30)), 0, false),
+        ("LONG", &json_string_of_length(20, None), 0, false),
+        ("NAME", r#""[a-z]{1,24}""#, 0, false),
+        ("ANY", r#""(?:[^"\\]|\\.)*""#, 0, false),
+        ("KEY", r#""abc""#, 0, false),
+    ]);
+    let counted = Lexer::new(&g, &LexerConfig { count_horizon: 3, ..LexerConfig::default() }).unwrap();
+    let unrolled = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    assert!(counted.count_horizon().is_some() && unrolled.count_horizon().is_none());
+    let pieces: [&[u8]; 9] = [b"\"", b"a", b"b", b"c", b"z", b"\\n", b"\\", "é".as_bytes(), "€".as_bytes()];
+    let mut texts = random_texts(&pieces, 400, 40);
+    // Strings of every length around the bounds, characters of every width.
+    let characters: Vec<&[u8]> = pieces[1..].iter().copied().filter(|&p| p != b"\\").collect();
+    let string = |n: usize| {
+        let body: Vec<u8> = characters.iter().cycle().take(n).flat_map(|c| c.iter().copied()).collect();
+        [b"\"".as_slice(), &body, b"\""].concat()
+    };
+    texts.extend((15..40).map(string));
+    for text in texts {
+        let (mut a, mut b) = (counted.start_pos(), unrolled.start_pos());
+        for (i, &byte) in text.iter().enumerate() {
+            (a, b) = (counted.step(a, byte), unrolled.step(b, byte));
+            let at = || format!("{:?} at {i}", String::from_utf8_lossy(&text));
+            assert_eq!(a.state().is_dead(), b.state().is_dead(), "{}", at());
+            assert_eq!(counted.accepts(a.state()), unrolled.accepts(b.state()), "{}", at());
+            assert_eq!(counted.completable(a.state()), unrolled.completable(b.state()), "{}", at());
+            if a.state().is_dead() {
+                break;
+            }
+        }
+    }
+}

@@ -41,6 +41,7 @@ impl Matcher {
 
     /// Set the bits of the viable tokens with bytes, deciding once per class of `spanner`.
     pub(super) fn set_class_bits(&mut self, spanner: &TokenSpanner, mask: &mut [u32]) -> Result<()> {
+        spanner.check_count_horizon()?;
         let expected_now = self.recognizer.expected_terminals()?;
         let compiled = Arc::clone(spanner.compiled());
         let row = spanner.row(self.recognizer.lex_state());

@@ -299,6 +299,7 @@ impl Matcher {
             return self.compute_mask_by_trie(mask);
         };
         self.fill_mask(mask, |m, mask| {
+            classifier.spanner().check_count_horizon()?;
             if classifier.mask_into(m.recognizer.parser(), m.recognizer.lex_state(), mask) {
                 return Ok(());
             }

@@ -5,7 +5,7 @@ use super::CompiledGrammar;
 use crate::error::{Error, Result};
 use crate::glr::{self, Parser};
 use crate::ir::{TerminalId, TerminalSet};
-use crate::lexer::LexState;
+use crate::lexer::{LexPos, LexState};
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -25,7 +25,7 @@ pub(crate) enum Fed {
 /// A saved [`Recognizer`] position.
 #[derive(Clone, Debug)]
 pub struct RecognizerCheckpoint {
-    lex: LexState,
+    lex: LexPos,
     offset: usize,
     parser: glr::Checkpoint,
 }
@@ -57,7 +57,7 @@ pub struct RecognizerCheckpoint {
 #[derive(Clone, Debug)]
 pub struct Recognizer {
     compiled: Arc<CompiledGrammar>,
-    lex: LexState,
+    lex: LexPos,
     offset: usize,
     parser: Parser,
 }
@@ -66,7 +66,7 @@ impl Recognizer {
     /// A recognizer at the start of the text.
     pub fn new(compiled: Arc<CompiledGrammar>) -> Recognizer {
         let parser = Parser::new(&compiled.config.glr);
-        let lex = compiled.lexer.start();
+        let lex = compiled.lexer.start_pos();
         Recognizer { compiled, lex, offset: 0, parser }
     }
 
@@ -135,17 +135,17 @@ impl Recognizer {
     /// restores a checkpoint.
     pub(crate) fn feed_byte(&mut self, byte: u8) -> Result<Fed> {
         let lexer = &self.compiled.lexer;
-        let next = lexer.next(self.lex, byte);
-        if !next.is_dead() {
+        let next = lexer.step(self.lex, byte);
+        if !next.state().is_dead() {
             self.lex = next;
             self.offset += 1;
             return Ok(Fed::Extended);
         }
-        let restart = lexer.next(lexer.start(), byte);
-        if lexer.is_start(self.lex) || !self.close_lexeme()? {
+        let restart = lexer.step(lexer.start_pos(), byte);
+        if lexer.is_start(self.lex.state()) || !self.close_lexeme()? {
             return Ok(Fed::Dead);
         }
-        if restart.is_dead() {
+        if restart.state().is_dead() {
             return Ok(Fed::Dead);
         }
         self.lex = restart;
@@ -164,7 +164,7 @@ impl Recognizer {
     fn pending_candidates(&self) -> (SmallVec<[TerminalId; 4]>, bool) {
         let lexer = &self.compiled.lexer;
         let ignored = lexer.ignored();
-        let accepts = lexer.accepts(self.lex);
+        let accepts = lexer.accepts(self.lex.state());
         let terminals = accepts.iter().copied().filter(|&t| !ignored.contains(t)).collect();
         let skippable = accepts.iter().any(|&t| ignored.contains(t));
         (terminals, skippable)
@@ -172,7 +172,7 @@ impl Recognizer {
 
     /// Whether the text fed so far is a viable prefix.
     pub fn is_viable(&mut self) -> Result<bool> {
-        if self.compiled.lexer.is_start(self.lex) {
+        if self.compiled.lexer.is_start(self.lex.state()) {
             return Ok(true);
         }
         let all = TerminalSet::full(self.compiled.tables.terminal_capacity());
@@ -182,7 +182,7 @@ impl Recognizer {
 
     /// Viability of the pending lexeme given the terminals the parser can consume next.
     pub(crate) fn pending_is_viable(&self, expected: &TerminalSet) -> bool {
-        pending_is_viable(&self.compiled.lexer, self.lex, expected)
+        pending_is_viable(&self.compiled.lexer, self.lex.state(), expected)
     }
 
     /// Hand a lexeme (as the token spanner describes it) to the parser; returns whether
@@ -201,7 +201,7 @@ impl Recognizer {
     /// Whether the text fed so far is a complete sentence.
     pub fn is_complete(&mut self) -> Result<bool> {
         let compiled = Arc::clone(&self.compiled);
-        if compiled.lexer.is_start(self.lex) {
+        if compiled.lexer.is_start(self.lex.state()) {
             return self.parser.accepts_end(&compiled.tables);
         }
         let cp = self.parser.checkpoint();
@@ -231,7 +231,7 @@ impl Recognizer {
 
     /// The lexer state of the pending lexeme.
     pub fn lex_state(&self) -> LexState {
-        self.lex
+        self.lex.state()
     }
 
     /// The GLR parser (read-only), for stages that read the GSS.

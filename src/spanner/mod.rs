@@ -41,6 +41,7 @@
 //! ```
 
 use crate::ir::TerminalId;
+use crate::error::{Error, LimitKind, Result};
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
 use crate::tokenizer::{ByteBuckets, TokenTrie, Vocabulary};
@@ -183,6 +184,32 @@ impl TokenSpanner {
         let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
         let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
         TokenSpanner { compiled, vocab, row_states, rows, subtrees: SubtreeWalks::new(bytes) }
+    }
+
+    /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
+    /// long JSON strings ([`Lexer::count_horizon`]) serves tokens up to its horizon.
+    /// [`Error::Limit`] with [`LimitKind::CountHorizon`] when a token is longer.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, spanner::TokenSpanner, tokenizer::Vocabulary};
+    /// use stackmask::{lexer::LexerConfig, matcher::CompileConfig};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_json_schema(r#"{"type": "string", "maxLength": 300}"#).unwrap();
+    /// let lexer = LexerConfig { count_horizon: 2, ..LexerConfig::default() };
+    /// let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..Default::default() }).unwrap());
+    /// let tokens = |ts: &[&str]| Arc::new(Vocabulary::from_token_bytes(ts.iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// assert!(TokenSpanner::new(compiled.clone(), tokens(&["\"", "ab"])).check_count_horizon().is_ok());
+    /// assert!(TokenSpanner::new(compiled, tokens(&["\"", "abc"])).check_count_horizon().is_err());
+    /// ```
+    pub fn check_count_horizon(&self) -> Result<()> {
+        let longest = self.vocab.trie().max_depth();
+        match self.compiled.lexer().count_horizon() {
+            Some(horizon) if longest > horizon => {
+                Err(Error::Limit { kind: LimitKind::CountHorizon, value: longest, limit: horizon })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The row of lexer state `q`, built on first use of `q` or of a state sharing its

@@ -13,14 +13,12 @@ use super::formats::{self, Format};
 use super::normalize::{count, Schemas, Simple};
 use crate::error::Result;
 use crate::frontend::pyregex;
+use crate::lexer::JSON_CHAR;
 use serde_json::Value;
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
 
 /// Any JSON string, every escape allowed.
 pub(super) const ANY_STRING: &str = r#""(?:[^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*""#;
-
-/// One canonically spelled character.
-const CANONICAL_CHAR: &str = r#"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F])"#;
 
 /// A `pattern` or `format` translated to a regex over the string's spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,12 +54,10 @@ pub(super) fn of_simple(s: &Simple, excluded: &[String], at: &str) -> Result<Opt
     Ok(Some((all, excluded.to_vec())))
 }
 
-/// Strings whose length in characters is within `min..=max`.
+/// Strings whose length in characters is within `min..=max` (the lexer counts them
+/// rather than unrolling them when a bound is large).
 pub(super) fn length(min: u64, max: Option<u64>) -> String {
-    match max {
-        Some(max) => format!("\"{CANONICAL_CHAR}{{{min},{max}}}\""),
-        None => format!("\"{CANONICAL_CHAR}{{{min},}}\""),
-    }
+    crate::lexer::json_string_of_length(min, max)
 }
 
 /// The spelling of exactly `value`.
@@ -98,7 +94,7 @@ pub(super) fn anchored(regex: &str) -> StringRegex {
 /// (after distributing alternations that contain anchors) is anchored where it starts
 /// with `^` or ends with `$`, and padded with any characters elsewhere.
 fn search(hir: &Hir) -> Result<String, String> {
-    let any = format!("{CANONICAL_CHAR}*");
+    let any = format!("{JSON_CHAR}*");
     let mut out = Vec::new();
     for mut parts in anchor_alternatives(hir)? {
         let starts = matches!(parts.first().map(Hir::kind), Some(HirKind::Look(Look::Start)));

@@ -1,0 +1,461 @@
+//! Counted JSON strings: one counter instead of one DFA state per character.
+//!
+//! A JSON string of `min..=max` characters is the regex `"C{min,max}"` (`C` one
+//! canonically spelled character, [`JSON_CHAR`]). Unrolled, its DFA has a dozen states
+//! per character (the partial UTF-8 sequences and escapes), so a `maxLength: 32767`
+//! needs hundreds of thousands of states and a schema with several such strings cannot
+//! be compiled. Where a bound is beyond the lexer's count horizon (the longest token it
+//! serves), the lexer instead compiles the unbounded `"C*"` once, shared by every such
+//! terminal, and counts the characters started since the opening quote.
+//!
+//! The count is split into [`CountClasses`]: counts from which no text of at most
+//! `horizon + 1` characters crosses a bound (`min`, or `max + 1`) are *far*, and a run
+//! of far counts is one class; every other count is a class of its own. A DFA state is
+//! a set of NFA states plus, while the counted string is open, its count class. Within
+//! a far run every count accepts and can complete the same terminals for the next
+//! `horizon` bytes, so the DFA's transition from a far class stays in that class: the
+//! table is exact for everything a token of at most `horizon` bytes can observe (which
+//! is what the token spanner reads), and [`Lexer::step`](super::Lexer::step) carries the
+//! exact count for the recognizer, moving to the next class when the count reaches it.
+//!
+//! Here: the count classes, and the subset construction's side of counting (where the
+//! counted string is in a state, the class after a byte, the transitions out of far
+//! runs and the completions read off the count); `mod.rs` calls them.
+
+use super::{Builder, LexState, Subset};
+use crate::error::Result;
+use crate::ir::TerminalSet;
+use hashbrown::HashMap;
+use regex_automata::nfa::thompson;
+use regex_automata::util::primitives::StateID;
+use regex_syntax::hir::{Hir, HirKind, Literal};
+
+/// One canonically spelled JSON string character: itself, except `"`, `\` and the
+/// control characters, which take their short escape or `\u00XX`.
+pub(crate) const JSON_CHAR: &str = r#"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F])"#;
+
+/// The spelling of a JSON string of `min..=max` canonically spelled characters (no
+/// upper bound when `max` is `None`). A lexer counts such a string's characters instead
+/// of unrolling them when a bound is beyond its count horizon.
+pub(crate) fn json_string_of_length(min: u64, max: Option<u64>) -> String {
+    match max {
+        Some(max) => format!("\"{JSON_CHAR}{{{min},{max}}}\""),
+        None => format!("\"{JSON_CHAR}{{{min},}}\""),
+    }
+}
+
+/// The unbounded string every counted terminal shares.
+pub(super) fn unbounded_json_string() -> String {
+    format!("\"{JSON_CHAR}*\"")
+}
+
+/// A counted terminal's length bounds, in characters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Bounds {
+    pub(super) min: u32,
+    /// `u32::MAX`: no upper bound.
+    pub(super) max: u32,
+}
+
+impl Bounds {
+    /// Whether a string of `count` characters is within the bounds.
+    pub(super) fn admits(self, count: u32) -> bool {
+        self.min <= count && count <= self.max
+    }
+}
+
+/// The bounds of `hir` if it is [`json_string_of_length`]'s regex with a bound beyond
+/// `horizon` characters (and both bounds below `u32::MAX`).
+pub(super) fn counted_bounds(hir: &Hir, horizon: usize) -> Option<Bounds> {
+    let HirKind::Concat(parts) = hir.kind() else { return None };
+    let [open, HirKind::Repetition(repeat), close] = [parts.first()?.kind(), parts.get(1)?.kind(), parts.get(2)?.kind()] else {
+        return None;
+    };
+    let quote = |kind: &HirKind| matches!(kind, HirKind::Literal(Literal(bytes)) if bytes.as_ref() == b"\"");
+    if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy || *repeat.sub != json_char_hir() {
+        return None;
+    }
+    let max = repeat.max.unwrap_or(u32::MAX);
+    let beyond = |bound: u32| bound as usize > horizon;
+    (repeat.min < u32::MAX && (beyond(repeat.min) || max != u32::MAX && beyond(max)))
+        .then_some(Bounds { min: repeat.min, max })
+}
+
+fn json_char_hir() -> Hir {
+    regex_syntax::ParserBuilder::new().utf8(true).build().parse(JSON_CHAR).expect("JSON_CHAR is a valid regex")
+}
+
+/// Counts of characters, split into classes that a text of at most `horizon + 1`
+/// characters cannot tell apart (see the module documentation).
+///
+/// # Example (crate-internal)
+/// With one terminal of `0..=1000` characters and a horizon of 10, counts 990..=1000
+/// (within 11 of `1001`) are classes of their own; 0..=989 is one far class and
+/// 1001.. another.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct CountClasses {
+    /// The first count of each class, increasing; the last class has no end.
+    starts: Vec<u32>,
+    /// Per class: whether it is a single count (rather than a far run).
+    single: Vec<bool>,
+}
+
+impl CountClasses {
+    pub(super) fn new(bounds: &[Bounds], horizon: usize) -> CountClasses {
+        let reach = u32::try_from(horizon).unwrap_or(u32::MAX).saturating_add(1);
+        let mut near: Vec<u32> = Vec::new();
+        for b in bounds {
+            for crossing in [Some(b.min), b.max.checked_add(1)].into_iter().flatten() {
+                near.extend(crossing.saturating_sub(reach)..crossing);
+            }
+        }
+        near.sort_unstable();
+        near.dedup();
+        let (mut starts, mut single) = (Vec::new(), Vec::new());
+        let mut next = 0u32;
+        for count in near {
+            if next < count {
+                starts.push(next);
+                single.push(false);
+            }
+            starts.push(count);
+            single.push(true);
+            next = count + 1;
+        }
+        starts.push(next);
+        single.push(false);
+        CountClasses { starts, single }
+    }
+
+    /// The class of `count`.
+    pub(super) fn of(&self, count: u32) -> u32 {
+        (self.starts.partition_point(|&s| s <= count) - 1) as u32
+    }
+
+    /// The smallest count of `class` (every count of a class is alike for the bounds).
+    pub(super) fn first(&self, class: u32) -> u32 {
+        self.starts[class as usize]
+    }
+
+    /// The class after one more character, as the DFA table has it: a far run stays
+    /// itself. The second class is where the run's last count really goes (`None` for
+    /// a single count, whose next class is exact, and for the unending last class).
+    pub(super) fn after_char(&self, class: u32) -> (u32, Option<u32>) {
+        let k = class as usize;
+        if self.single[k] {
+            return (self.of(self.starts[k].saturating_add(1)), None);
+        }
+        (class, (k + 1 < self.starts.len()).then_some(class + 1))
+    }
+
+    /// Feed the classes to `hasher` (for fingerprints of compiled grammars).
+    pub(super) fn hash_into(&self, hasher: &mut xxhash_rust::xxh3::Xxh3) {
+        for (&start, &single) in self.starts.iter().zip(&self.single) {
+            hasher.update(&start.to_le_bytes());
+            hasher.update(&[single as u8]);
+        }
+    }
+}
+
+// ----- the counted string in the lexer and its construction -----
+
+/// What [`Lexer::step`] needs to follow counted strings exactly.
+#[derive(Clone, Debug)]
+pub(super) struct Counting {
+    pub(super) horizon: usize,
+    pub(super) classes: CountClasses,
+    /// By state: where in a counted string it is.
+    pub(super) states: Vec<CountedState>,
+    /// The state of each (group, class) the construction reached: a far class's table
+    /// transition stays in the class, and [`Lexer::step`] looks up where the count
+    /// really went.
+    pub(super) by_group: HashMap<(u32, u32), LexState>,
+}
+
+/// A state's place in the counted string: `group` numbers its NFA states (without the
+/// count), `class` is its count class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct CountedState {
+    pub(super) part: Part,
+    pub(super) group: u32,
+    pub(super) class: u32,
+}
+
+/// Where the shared counted string's NFA is in a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    /// Not in the state, or before the opening quote.
+    Outside,
+    /// Between characters (after the opening quote or a whole character).
+    Between,
+    /// Inside a character (a UTF-8 sequence or an escape).
+    Inside,
+    /// After the closing quote.
+    Closed,
+}
+
+/// A transition out of a far count run: from state `source` to `subset` at count `class`.
+pub(super) struct Leaving {
+    pub(super) source: usize,
+    pub(super) subset: Subset,
+    pub(super) class: u32,
+}
+
+/// The count class of states outside the counted string.
+pub(super) const NO_CLASS: u32 = u32::MAX;
+
+/// The counted string while the DFA is built.
+pub(super) struct Counter {
+    pub(super) pattern: u32,
+    /// Its NFA states before the opening quote and between characters.
+    pub(super) start: Vec<StateID>,
+    pub(super) between: Vec<StateID>,
+    /// Every counted terminal's bounds.
+    pub(super) bounds: Vec<Bounds>,
+    pub(super) classes: CountClasses,
+}
+
+impl<'a> Builder<'a> {
+    /// Sets up counting for the counted terminals over `pattern`, if there are any.
+    pub(super) fn with_counter(mut self, pattern: Option<u32>) -> Builder<'a> {
+        let Some(pattern) = pattern else { return self };
+        let bounds: Vec<Bounds> = self.terminals.iter().filter_map(|t| t.bounds).collect();
+        let start = self.closure(vec![(pattern, self.nfas[pattern as usize].nfa.start_anchored())]);
+        let opened = self.closure(self.step_states(&start, b'"'));
+        let part = |subset: &Subset| subset.iter().map(|&(_, s)| s).collect();
+        let classes = CountClasses::new(&bounds, self.config.count_horizon);
+        self.counter = Some(Counter { pattern, start: part(&start), between: part(&opened), bounds, classes });
+        self
+    }
+
+    /// Where the counted string is in `subset`.
+    pub(super) fn part(&self, subset: &Subset) -> Part {
+        let Some(counter) = &self.counter else { return Part::Outside };
+        let lo = subset.partition_point(|&(p, _)| p < counter.pattern);
+        let hi = subset.partition_point(|&(p, _)| p <= counter.pattern);
+        let states = || subset[lo..hi].iter().map(|&(_, s)| s);
+        match &subset[lo..hi] {
+            [] => Part::Outside,
+            &[(p, s)] if self.is_match(p, s) => Part::Closed,
+            _ if states().eq(counter.between.iter().copied()) => Part::Between,
+            _ if states().eq(counter.start.iter().copied()) => Part::Outside,
+            _ => Part::Inside,
+        }
+    }
+
+    /// The number of the NFA-state set `subset`.
+    pub(super) fn group(&mut self, subset: &Subset) -> u32 {
+        if let Some(&group) = self.groups.get(subset) {
+            return group;
+        }
+        let group = self.groups.len() as u32;
+        self.groups.insert(subset.clone(), group);
+        group
+    }
+
+    /// Interns the state that `subset` is after a byte from `state`: with the count
+    /// class of the counted string if it holds it, counting a character when one starts.
+    pub(super) fn intern_successor(&mut self, state: usize, subset: Subset) -> Result<LexState> {
+        let part = self.part(&subset);
+        let Some(counter) = self.counter.as_ref().filter(|_| part != Part::Outside) else {
+            return self.intern(false, subset, NO_CLASS);
+        };
+        let source = self.counted[state];
+        let class = match source.part {
+            Part::Outside => counter.classes.of(0),
+            Part::Between if part != Part::Closed => {
+                let (table, next) = counter.classes.after_char(source.class);
+                if let Some(next) = next {
+                    self.leaving.push(Leaving { source: state, subset: subset.clone(), class: next });
+                }
+                table
+            }
+            Part::Between | Part::Inside | Part::Closed => source.class,
+        };
+        self.intern_counted(subset, class)
+    }
+
+    /// Interns the states that transitions out of far runs really lead to, where the run's
+    /// last count can be reached: the table keeps such a transition in its run, and
+    /// [`Lexer::step`] looks up where the count went. Whether the source can hold the
+    /// run's last count is read off the fewest and most characters counted on the paths
+    /// to it through the table and the transitions out of runs interned so far (every
+    /// real path is one of them; a loop reaches any count). Interning them all would give every prefix of a key name, and every
+    /// position of a shorter length-bounded string beside the counted one, a state per
+    /// count near a bound. Returns whether it interned a state not seen before.
+    pub(super) fn leave_far_runs(&mut self) -> Result<bool> {
+        let Some(counter) = &self.counter else { return Ok(false) };
+        let (fewest, most) = (self.fewest_counted(), self.most_counted());
+        let (reached, waiting): (Vec<Leaving>, Vec<Leaving>) = std::mem::take(&mut self.leaving).into_iter().partition(|l| {
+            let last = counter.classes.first(l.class) - 1;
+            fewest[l.source] <= last && last <= most[l.source]
+        });
+        self.leaving = waiting;
+        let before = self.subsets.len();
+        for Leaving { source, subset, class } in reached {
+            let target = self.intern_counted(subset, class)?;
+            self.left.entry(source).or_default().push(target.index());
+        }
+        Ok(self.subsets.len() > before)
+    }
+
+    /// The distinct successors of state `q` so far: in the table, and out of its far run.
+    pub(super) fn successor_states(&self, q: usize) -> Vec<usize> {
+        let stride = self.representatives.len();
+        let mut targets: Vec<usize> = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()).collect();
+        targets.extend(self.left.get(&q).into_iter().flatten());
+        targets.sort_unstable();
+        targets.dedup();
+        targets
+    }
+
+    /// Whether the transition from `q` to `t` starts a character of the counted string.
+    pub(super) fn counts_a_character(&self, q: usize, t: usize) -> bool {
+        self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
+    }
+
+    /// Per state, the fewest characters counted on a path from the start
+    /// (`u32::MAX` if none reaches it): a breadth-first search where a transition that
+    /// counts nothing costs nothing.
+    pub(super) fn fewest_counted(&self) -> Vec<u32> {
+        let mut fewest = vec![u32::MAX; self.subsets.len()];
+        let mut queue = std::collections::VecDeque::from([LexState::START.index()]);
+        fewest[LexState::START.index()] = 0;
+        while let Some(q) = queue.pop_front() {
+            for t in self.successor_states(q) {
+                let step = u32::from(self.counts_a_character(q, t));
+                if fewest[q] + step < fewest[t] {
+                    fewest[t] = fewest[q] + step;
+                    if step == 0 {
+                        queue.push_front(t);
+                    } else {
+                        queue.push_back(t);
+                    }
+                }
+            }
+        }
+        fewest
+    }
+
+    /// Per state, the most characters counted on a path from the start
+    /// (`u32::MAX` where a loop leads there): Kahn's order over the states reached so far.
+    pub(super) fn most_counted(&self) -> Vec<u32> {
+        let n = self.subsets.len();
+        let successors = |q: usize| self.successor_states(q);
+        let counts_a_character = |q: usize, t: usize| self.counts_a_character(q, t);
+        let mut incoming = vec![0u32; n];
+        for q in 0..n {
+            for t in successors(q) {
+                incoming[t] += 1;
+            }
+        }
+        let mut most = vec![0u32; n];
+        let mut done = vec![false; n];
+        let mut ready: Vec<usize> = (0..n).filter(|&q| incoming[q] == 0).collect();
+        while let Some(q) = ready.pop() {
+            done[q] = true;
+            for t in successors(q) {
+                most[t] = most[t].max(most[q].saturating_add(u32::from(counts_a_character(q, t))));
+                incoming[t] -= 1;
+                if incoming[t] == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+        most.iter().zip(&done).map(|(&m, &d)| if d { m } else { u32::MAX }).collect()
+    }
+
+    /// Interns `subset` (which holds the counted string) at count `class`, without the
+    /// counted string if no counted terminal can match or complete there.
+    pub(super) fn intern_counted(&mut self, mut subset: Subset, class: u32) -> Result<LexState> {
+        let group = self.group(&subset);
+        let closed = self.part(&subset) == Part::Closed;
+        let Some(counter) = &self.counter else { return self.intern(false, subset, NO_CLASS) };
+        let first = counter.classes.first(class);
+        let alive = counter.bounds.iter().any(|b| if closed { b.admits(first) } else { first <= b.max });
+        let id = if alive {
+            self.intern(false, subset, class)?
+        } else {
+            let pattern = counter.pattern;
+            subset.retain(|&(p, _)| p != pattern);
+            self.intern(false, subset, NO_CLASS)?
+        };
+        self.by_group.insert((group, class), id);
+        Ok(id)
+    }
+
+    /// The NFA states that `byte` leads to from `states` (before ε-closure).
+    pub(super) fn step_states(&self, states: &Subset, byte: u8) -> Vec<(u32, StateID)> {
+        let mut out = Vec::new();
+        for &(p, s) in states {
+            let mut send = |start: u8, end: u8, next: StateID| {
+                if (start..=end).contains(&byte) {
+                    out.push((p, next));
+                }
+            };
+            match self.nfas[p as usize].nfa.state(s) {
+                thompson::State::ByteRange { trans } => send(trans.start, trans.end, trans.next),
+                thompson::State::Sparse(sparse) => sparse.transitions.iter().for_each(|tr| send(tr.start, tr.end, tr.next)),
+                thompson::State::Dense(dense) => out.extend(dense.matches_byte(byte).map(|next| (p, next))),
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+impl Builder<'_> {
+    /// Adds to `set` the counted terminals that state `q` can complete.
+    pub(super) fn add_counted_completable(&self, q: usize, set: &mut TerminalSet) {
+        let (Some(counter), CountedState { part, class, .. }) = (&self.counter, self.counted[q]) else { return };
+        for t in self.terminals.iter().filter(|t| t.bounds.is_some()) {
+            let completes = match part {
+                Part::Outside => false,
+                Part::Closed => self.accepts[q].contains(&t.id),
+                Part::Between | Part::Inside => t.bounds.is_some_and(|b| counter.classes.first(class) <= b.max),
+            };
+            if completes {
+                set.insert(t.id);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_single_out_counts_near_a_bound() {
+        let classes = CountClasses::new(&[Bounds { min: 0, max: 1000 }], 10);
+        assert_eq!(classes.of(0), classes.of(989));
+        for count in 990..=1000 {
+            assert_eq!(classes.first(classes.of(count)), count, "{count} is within 11 of 1001");
+        }
+        assert_eq!(classes.of(1001), classes.of(u32::MAX));
+        assert_ne!(classes.of(1000), classes.of(1001));
+        assert_eq!(classes.starts.len(), 13);
+        assert_eq!(classes.after_char(classes.of(0)), (classes.of(0), Some(classes.of(990))));
+        assert_eq!(classes.after_char(classes.of(995)), (classes.of(996), None));
+        assert_eq!(classes.after_char(classes.of(2000)), (classes.of(2000), None));
+    }
+
+    #[test]
+    fn minimum_lengths_single_out_the_counts_below_them() {
+        let classes = CountClasses::new(&[Bounds { min: 3, max: u32::MAX }, Bounds { min: 500, max: 600 }], 4);
+        let singles: Vec<u32> = (0..700).filter(|&c| classes.first(classes.of(c)) == c && classes.single[classes.of(c) as usize]).collect();
+        let expected: Vec<u32> = (0..3).chain(495..500).chain(596..601).collect();
+        assert_eq!(singles, expected);
+    }
+
+    #[test]
+    fn only_length_strings_beyond_the_horizon_are_counted() {
+        let parse = |re: &str| regex_syntax::ParserBuilder::new().utf8(true).build().parse(re).unwrap();
+        let counted = |min, max, horizon| counted_bounds(&parse(&json_string_of_length(min, max)), horizon);
+        assert_eq!(counted(0, Some(300), 256), Some(Bounds { min: 0, max: 300 }));
+        assert_eq!(counted(300, None, 256), Some(Bounds { min: 300, max: u32::MAX }));
+        assert_eq!(counted(0, Some(200), 256), None);
+        assert_eq!(counted(5000, Some(5000), 256), Some(Bounds { min: 5000, max: 5000 }));
+        assert_eq!(counted_bounds(&parse(r#""[a-z]{0,300}""#), 256), None);
+    }
+}
