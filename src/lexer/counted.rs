@@ -72,7 +72,7 @@ pub(super) fn counted_bounds(hir: &Hir, horizon: usize) -> Option<Bounds> {
         return None;
     };
     let quote = |kind: &HirKind| matches!(kind, HirKind::Literal(Literal(bytes)) if bytes.as_ref() == b"\"");
-    if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy || *repeat.sub != json_char_hir() {
+    if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy || *repeat.sub != *json_char_hir() {
         return None;
     }
     let max = repeat.max.unwrap_or(u32::MAX);
@@ -81,8 +81,11 @@ pub(super) fn counted_bounds(hir: &Hir, horizon: usize) -> Option<Bounds> {
         .then_some(Bounds { min: repeat.min, max })
 }
 
-fn json_char_hir() -> Hir {
-    regex_syntax::ParserBuilder::new().utf8(true).build().parse(JSON_CHAR).expect("JSON_CHAR is a valid regex")
+fn json_char_hir() -> &'static Hir {
+    static HIR: std::sync::OnceLock<Hir> = std::sync::OnceLock::new();
+    HIR.get_or_init(|| {
+        regex_syntax::ParserBuilder::new().utf8(true).build().parse(JSON_CHAR).expect("JSON_CHAR is a valid regex")
+    })
 }
 
 /// Counts of characters, split into classes that a text of at most `horizon + 1`
@@ -207,8 +210,7 @@ pub(super) const NO_CLASS: u32 = u32::MAX;
 /// The counted string while the DFA is built.
 pub(super) struct Counter {
     pub(super) pattern: u32,
-    /// Its NFA states before the opening quote and between characters.
-    pub(super) start: Vec<StateID>,
+    /// Its NFA states between characters.
     pub(super) between: Vec<StateID>,
     /// Every counted terminal's bounds.
     pub(super) bounds: Vec<Bounds>,
@@ -224,7 +226,7 @@ impl<'a> Builder<'a> {
         let opened = self.closure(self.step_states(&start, b'"'));
         let part = |subset: &Subset| subset.iter().map(|&(_, s)| s).collect();
         let classes = CountClasses::new(&bounds, self.config.count_horizon);
-        self.counter = Some(Counter { pattern, start: part(&start), between: part(&opened), bounds, classes });
+        self.counter = Some(Counter { pattern, between: part(&opened), bounds, classes });
         self
     }
 
@@ -238,7 +240,8 @@ impl<'a> Builder<'a> {
             [] => Part::Outside,
             &[(p, s)] if self.is_match(p, s) => Part::Closed,
             _ if states().eq(counter.between.iter().copied()) => Part::Between,
-            _ if states().eq(counter.start.iter().copied()) => Part::Outside,
+            // Before the opening quote is the start state's alone, and `intern` marks
+            // that Outside.
             _ => Part::Inside,
         }
     }
@@ -285,84 +288,39 @@ impl<'a> Builder<'a> {
     /// count near a bound. Returns whether it interned a state not seen before.
     pub(super) fn leave_far_runs(&mut self) -> Result<bool> {
         let Some(counter) = &self.counter else { return Ok(false) };
-        let (fewest, most) = (self.fewest_counted(), self.most_counted());
+        let graph = self.count_graph();
+        let (fewest, most) = (fewest_counted(&graph), most_counted(&graph));
         let (reached, waiting): (Vec<Leaving>, Vec<Leaving>) = std::mem::take(&mut self.leaving).into_iter().partition(|l| {
             let last = counter.classes.first(l.class) - 1;
             fewest[l.source] <= last && last <= most[l.source]
         });
         self.leaving = waiting;
-        let before = self.subsets.len();
+        // A new edge, even to a state seen before, can raise the counts that the
+        // transitions still waiting are judged by: go round again.
+        let added = !reached.is_empty();
         for Leaving { source, subset, class } in reached {
             let target = self.intern_counted(subset, class)?;
             self.left.entry(source).or_default().push(target.index());
         }
-        Ok(self.subsets.len() > before)
+        Ok(added)
     }
 
-    /// The distinct successors of state `q` so far: in the table, and out of its far run.
-    pub(super) fn successor_states(&self, q: usize) -> Vec<usize> {
+    /// Per state, its distinct successors so far (in the table, and out of its far
+    /// run), each with whether the transition starts a character of the counted string.
+    fn count_graph(&self) -> Vec<Vec<(usize, bool)>> {
         let stride = self.representatives.len();
-        let mut targets: Vec<usize> = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()).collect();
-        targets.extend(self.left.get(&q).into_iter().flatten());
-        targets.sort_unstable();
-        targets.dedup();
-        targets
-    }
-
-    /// Whether the transition from `q` to `t` starts a character of the counted string.
-    pub(super) fn counts_a_character(&self, q: usize, t: usize) -> bool {
-        self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
-    }
-
-    /// Per state, the fewest characters counted on a path from the start
-    /// (`u32::MAX` if none reaches it): a breadth-first search where a transition that
-    /// counts nothing costs nothing.
-    pub(super) fn fewest_counted(&self) -> Vec<u32> {
-        let mut fewest = vec![u32::MAX; self.subsets.len()];
-        let mut queue = std::collections::VecDeque::from([LexState::START.index()]);
-        fewest[LexState::START.index()] = 0;
-        while let Some(q) = queue.pop_front() {
-            for t in self.successor_states(q) {
-                let step = u32::from(self.counts_a_character(q, t));
-                if fewest[q] + step < fewest[t] {
-                    fewest[t] = fewest[q] + step;
-                    if step == 0 {
-                        queue.push_front(t);
-                    } else {
-                        queue.push_back(t);
-                    }
-                }
-            }
-        }
-        fewest
-    }
-
-    /// Per state, the most characters counted on a path from the start
-    /// (`u32::MAX` where a loop leads there): Kahn's order over the states reached so far.
-    pub(super) fn most_counted(&self) -> Vec<u32> {
-        let n = self.subsets.len();
-        let successors = |q: usize| self.successor_states(q);
-        let counts_a_character = |q: usize, t: usize| self.counts_a_character(q, t);
-        let mut incoming = vec![0u32; n];
-        for q in 0..n {
-            for t in successors(q) {
-                incoming[t] += 1;
-            }
-        }
-        let mut most = vec![0u32; n];
-        let mut done = vec![false; n];
-        let mut ready: Vec<usize> = (0..n).filter(|&q| incoming[q] == 0).collect();
-        while let Some(q) = ready.pop() {
-            done[q] = true;
-            for t in successors(q) {
-                most[t] = most[t].max(most[q].saturating_add(u32::from(counts_a_character(q, t))));
-                incoming[t] -= 1;
-                if incoming[t] == 0 {
-                    ready.push(t);
-                }
-            }
-        }
-        most.iter().zip(&done).map(|(&m, &d)| if d { m } else { u32::MAX }).collect()
+        (0..self.subsets.len())
+            .map(|q| {
+                let mut targets: Vec<usize> = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()).collect();
+                targets.extend(self.left.get(&q).into_iter().flatten());
+                targets.sort_unstable();
+                targets.dedup();
+                let counts = |t: usize| {
+                    self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
+                };
+                targets.into_iter().map(|t| (t, counts(t))).collect()
+            })
+            .collect()
     }
 
     /// Interns `subset` (which holds the counted string) at count `class`, without the
@@ -408,17 +366,64 @@ impl Builder<'_> {
     /// Adds to `set` the counted terminals that state `q` can complete.
     pub(super) fn add_counted_completable(&self, q: usize, set: &mut TerminalSet) {
         let (Some(counter), CountedState { part, class, .. }) = (&self.counter, self.counted[q]) else { return };
-        for t in self.terminals.iter().filter(|t| t.bounds.is_some()) {
+        for (t, bounds) in self.terminals.iter().filter_map(|t| Some((t, t.bounds?))) {
             let completes = match part {
                 Part::Outside => false,
                 Part::Closed => self.accepts[q].contains(&t.id),
-                Part::Between | Part::Inside => t.bounds.is_some_and(|b| counter.classes.first(class) <= b.max),
+                Part::Between | Part::Inside => counter.classes.first(class) <= bounds.max,
             };
             if completes {
                 set.insert(t.id);
             }
         }
     }
+}
+
+/// Per state of `graph`, the fewest characters counted on a path from the start
+/// (`u32::MAX` if none reaches it): a breadth-first search where a transition that
+/// counts nothing costs nothing.
+fn fewest_counted(graph: &[Vec<(usize, bool)>]) -> Vec<u32> {
+    let mut fewest = vec![u32::MAX; graph.len()];
+    let mut queue = std::collections::VecDeque::from([LexState::START.index()]);
+    fewest[LexState::START.index()] = 0;
+    while let Some(q) = queue.pop_front() {
+        for &(t, counts) in &graph[q] {
+            let cost = fewest[q] + u32::from(counts);
+            if cost < fewest[t] {
+                fewest[t] = cost;
+                if counts {
+                    queue.push_back(t);
+                } else {
+                    queue.push_front(t);
+                }
+            }
+        }
+    }
+    fewest
+}
+
+/// Per state of `graph`, the most characters counted on a path from the start
+/// (`u32::MAX` where a loop leads there): Kahn's order.
+fn most_counted(graph: &[Vec<(usize, bool)>]) -> Vec<u32> {
+    let n = graph.len();
+    let mut incoming = vec![0u32; n];
+    for &(t, _) in graph.iter().flatten() {
+        incoming[t] += 1;
+    }
+    let mut most = vec![0u32; n];
+    let mut done = vec![false; n];
+    let mut ready: Vec<usize> = (0..n).filter(|&q| incoming[q] == 0).collect();
+    while let Some(q) = ready.pop() {
+        done[q] = true;
+        for &(t, counts) in &graph[q] {
+            most[t] = most[t].max(most[q].saturating_add(u32::from(counts)));
+            incoming[t] -= 1;
+            if incoming[t] == 0 {
+                ready.push(t);
+            }
+        }
+    }
+    most.iter().zip(&done).map(|(&m, &d)| if d { m } else { u32::MAX }).collect()
 }
 
 #[cfg(test)]

@@ -190,12 +190,15 @@ impl Lexer {
         let mut patterns = Patterns::default();
         let mut terminals = Vec::new();
         let lexed = lexed_terminals(grammar);
-        // A counted terminal is never outranked, so whatever it can complete it can
-        // also be reported as matching (its completions are read off its bounds).
-        let top = lexed.iter().map(|t| grammar.terminals[t.index()].priority).max();
+        // Strings are counted only when every terminal has one priority: then no
+        // terminal outranks another on some lexemes, so each terminal's completions
+        // are its own (a counted one's read off its bounds, the others' off the table,
+        // which never reaches the counts past a far run).
+        let priorities = lexed.iter().map(|t| grammar.terminals[t.index()].priority);
+        let counting = priorities.clone().min() == priorities.max();
         for t in lexed {
             deadline.check()?;
-            terminals.push(patterns.add_terminal(grammar, t, config, top)?);
+            terminals.push(patterns.add_terminal(grammar, t, config, counting)?);
         }
         Builder::new(grammar, &patterns, &terminals, config, deadline).build()
     }
@@ -399,7 +402,7 @@ impl Patterns {
         grammar: &Grammar,
         terminal: TerminalId,
         config: &LexerConfig,
-        top_priority: Option<i32>,
+        counting: bool,
     ) -> Result<LexedTerminal> {
         let def = &grammar.terminals[terminal.index()];
         let error = |reason: String| Error::Terminal { terminal: def.name.clone(), reason };
@@ -418,7 +421,7 @@ impl Patterns {
             if required {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
-            let counted = (plain && Some(def.priority) == top_priority)
+            let counted = (plain && counting)
                 .then(|| counted::counted_bounds(&hir, config.count_horizon))
                 .flatten();
             if let Some(bounds) = counted {

@@ -263,3 +263,14 @@ fn counted_strings_behave_as_unrolled_ones() {
         }
     }
 }
+
+#[test]
+fn strings_are_not_counted_beside_other_priorities() {
+    // Counted, LONG would outrank ANY on every lexeme the table reaches from a far count,
+    // and ANY would drop out of what an open string can complete.
+    let g = grammar(&[("LONG", &json_string_of_length(0, Some(30)), 1, false), ("ANY", r#""[a-z]*""#, 0, false)]);
+    let lexer = Lexer::new(&g, &LexerConfig { count_horizon: 3, ..LexerConfig::default() }).unwrap();
+    assert_eq!(lexer.count_horizon(), None);
+    let q = lex(&lexer, b"\"ab");
+    assert_eq!(names(&g, &lexer.completable(q).iter().collect::<Vec<_>>()), ["LONG", "ANY"]);
+}

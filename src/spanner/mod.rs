@@ -213,7 +213,8 @@ impl TokenSpanner {
     }
 
     /// The row of lexer state `q`, built on first use of `q` or of a state sharing its
-    /// row. Concurrent first uses of one row wait for a single build; different rows
+    /// row. Exact when [`TokenSpanner::check_count_horizon`] is `Ok` (every mask path
+    /// checks it). Concurrent first uses of one row wait for a single build; different rows
     /// build in parallel.
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
