@@ -14,7 +14,10 @@
 //! [`TokenSpanner`], which is `Send + Sync` and shared by every sequence using the same
 //! grammar and vocabulary. States that no text as long as the longest token tells apart
 //! ([`Lexer::equivalent_within`]: a length-bounded string's states far from the bound)
-//! share one row ([`TokenSpanner::row_state`]).
+//! share one row ([`TokenSpanner::row_state`]). A state whose first bytes mostly step as
+//! another state's do (the states along an object key's names, beside any other string)
+//! takes those tokens from that state's row and walks only the other first bytes
+//! ([`derive`]).
 //!
 //! This is seed 004's "token spanner table" and seed 000's per-state lexing of tokens.
 //!
@@ -49,9 +52,11 @@ use crate::words::Words;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use subtrees::SubtreeWalks;
 
+mod derive;
 mod subtrees;
 
 /// How many times, on average, finding the lexer states that share rows may examine each
@@ -61,6 +66,11 @@ const EQUIVALENCE_PASSES: usize = 8;
 
 /// Bytes of first-level subtree walks a [`TokenSpanner`] keeps for reuse by later rows.
 const SUBTREE_WALK_BYTES: usize = 64 << 20;
+
+/// A class holding at least one token in this many of the vocabulary gathers its ids in a
+/// bit set ([`Walk::tokens_by_class`]): reading the set back costs a word per 64 ids, at
+/// this ratio about one per two ids, below the sort it replaces.
+const DENSE_CLASS_RATIO: usize = 32;
 
 /// A closed lexeme as the parser receives it: the candidate terminals that reach the
 /// parser, and whether it may instead be skipped (one candidate is `%ignore`d).
@@ -140,6 +150,28 @@ impl SpannerRow {
         &self.classes
     }
 
+    /// The row without the tokens of `excluded`, each left in its class; classes left
+    /// empty are dropped.
+    fn without(&self, excluded: &BitSet) -> SpannerRow {
+        let mut tokens = vec![0u32; self.tokens.len()];
+        let mut kept = 0;
+        let classes = (0..self.classes.len())
+            .filter_map(|i| {
+                let start = kept as u32;
+                for &t in self.tokens(i) {
+                    // Branch-free: most tokens are kept.
+                    tokens[kept] = t;
+                    kept += usize::from(!excluded.contains(t));
+                }
+                let class = &self.classes[i];
+                let end = kept as u32;
+                (end > start).then(|| TokenClass { lexemes: Arc::clone(&class.lexemes), end: class.end, tokens: start..end })
+            })
+            .collect();
+        tokens.truncate(kept);
+        SpannerRow { classes, tokens: tokens.into() }
+    }
+
     /// Number of tokens in all classes (the tokens the lexer alone does not kill).
     pub fn token_count(&self) -> usize {
         self.classes.iter().map(|c| c.tokens.len()).sum()
@@ -157,6 +189,10 @@ pub struct TokenSpanner {
     /// By lexer state; only the slots of row states are used.
     rows: Box<[OnceLock<Arc<SpannerRow>>]>,
     subtrees: SubtreeWalks,
+    /// Longest chain of rows built to derive one ([`derive`]; 0: every row is walked).
+    derive_chain: usize,
+    /// Rows derived so far.
+    derived: AtomicUsize,
 }
 
 impl std::fmt::Debug for TokenSpanner {
@@ -165,6 +201,7 @@ impl std::fmt::Debug for TokenSpanner {
         f.debug_struct("TokenSpanner")
             .field("rows_built", &built)
             .field("rows", &self.rows.len())
+            .field("rows_derived", &self.derived.load(Ordering::Relaxed))
             .field("subtree_walk_bytes", &self.subtrees.bytes())
             .finish()
     }
@@ -183,7 +220,14 @@ impl TokenSpanner {
         let budget = EQUIVALENCE_PASSES * lexer.state_count();
         let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
         let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
-        TokenSpanner { compiled, vocab, row_states, rows, subtrees: SubtreeWalks::new(bytes) }
+        let subtrees = SubtreeWalks::new(bytes);
+        TokenSpanner { compiled, vocab, row_states, rows, subtrees, derive_chain: derive::MAX_CHAIN, derived: AtomicUsize::new(0) }
+    }
+
+    /// This spanner, walking every row instead of deriving any from another's.
+    #[cfg(test)]
+    pub(crate) fn walking_every_row(self) -> TokenSpanner {
+        TokenSpanner { derive_chain: 0, ..self }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -217,9 +261,25 @@ impl TokenSpanner {
     /// checks it). Concurrent first uses of one row wait for a single build; different rows
     /// build in parallel.
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
-        let q = self.row_state(q);
+        self.row_deriving(self.row_state(q), self.derive_chain)
+    }
+
+    /// The row of row state `q`, derived from a reference row ([`derive`]) when there is
+    /// one and `chain` allows building it by a derivation too. A build waits only on the
+    /// rows of states of lower index than its own, so concurrent builds never wait on each
+    /// other in a cycle.
+    fn row_deriving(&self, q: LexState, chain: usize) -> Arc<SpannerRow> {
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees))))
+        Arc::clone(slot.get_or_init(|| {
+            let lexer = self.compiled.lexer();
+            let reference = (chain > 0)
+                .then(|| derive::reference(lexer, self.vocab.trie(), q, |s| self.row_state(s)))
+                .flatten()
+                .map(|reference| (self.row_deriving(reference.state, chain - 1), reference.settled));
+            let reference = reference.as_ref().map(|(row, settled)| (&**row, settled));
+            self.derived.fetch_add(usize::from(reference.is_some()), Ordering::Relaxed);
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, reference))
+        }))
     }
 
     /// The state whose row `q` shares: the smallest state that no text as long as the
@@ -279,6 +339,11 @@ impl TokenSpanner {
         self.rows.iter().filter(|r| r.get().is_some()).count()
     }
 
+    /// Number of rows built so far by deriving them from another's ([`TokenSpanner::row`]).
+    pub fn rows_derived(&self) -> usize {
+        self.derived.load(Ordering::Relaxed)
+    }
+
     /// The vocabulary.
     pub fn vocab(&self) -> &Arc<Vocabulary> {
         &self.vocab
@@ -290,18 +355,53 @@ impl TokenSpanner {
     }
 }
 
+/// What feeding `byte` in lexer state `q` does, as the recognizer does it: whether it
+/// first closes the lexeme accepted in `q` (restarting on `byte`), and the state it leads
+/// to; `None` when the lexer dies.
+fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)> {
+    let next = lexer.next(q, byte);
+    if !next.is_dead() {
+        return Some((false, next));
+    }
+    if lexer.is_start(q) || lexer.accepts(q).is_empty() {
+        return None;
+    }
+    let restart = lexer.next(lexer.start(), byte);
+    (!restart.is_dead()).then_some((true, restart))
+}
+
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state).
 ///
 /// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
 /// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
 /// a first-level subtree that earlier rows walked from the same state is merged from
-/// `subtrees`.
-fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeWalks) -> SpannerRow {
+/// `subtrees`. With a `reference` row, the tokens whose first byte it settles are taken
+/// from it ([`derive`]) and only the other first bytes are walked.
+fn build_row(
+    lexer: &Lexer,
+    vocab: &Vocabulary,
+    q: LexState,
+    subtrees: &SubtreeWalks,
+    reference: Option<(&SpannerRow, &[bool; 256])>,
+) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
+    let mut settled = &[false; 256];
+    if let Some((row, bytes)) = reference {
+        settled = bytes;
+        let mut unsettled = BitSet::new(vocab.len());
+        for child in trie.children(TokenTrie::ROOT).filter(|&c| !settled[trie.nodes()[c].byte as usize]) {
+            trie.subtree_tokens(child).iter().for_each(|&t| unsettled.insert(t));
+        }
+        walk.gather_walked(Arc::new(row.without(&unsettled)));
+    }
     for child in trie.children(TokenTrie::ROOT) {
         walk.path.truncate(1);
-        let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
+        let byte = trie.nodes()[child].byte;
+        if settled[byte as usize] {
+            continue;
+        }
+        let Some(next) = walk.step(q, byte) else { continue };
         if walk.take_whole(child, next) {
             continue;
         }
@@ -356,6 +456,12 @@ struct Walk<'a> {
     walked: Vec<(Arc<SpannerRow>, Vec<u32>)>,
     /// By lexer state, the byte buckets on which it stays where it is.
     loops: HashMap<LexState, ByteBuckets>,
+    /// The last state looked up in `loops`, and its buckets: a walk asks about one
+    /// state (a string's body) many times in a row.
+    last_loops: Option<(LexState, ByteBuckets)>,
+    /// The last class looked up by [`Walk::class_of`], by its key: consecutive nodes
+    /// mostly gather into the same class.
+    last_class: Option<((u32, LexState), u32)>,
     /// Nodes reached alive whose children are not all visited yet; a node leaves when its
     /// last child is taken, so a path with no branches costs one entry.
     pending: Vec<PendingNode>,
@@ -386,6 +492,8 @@ impl<'a> Walk<'a> {
             spans: Vec::new(),
             walked: Vec::new(),
             loops: HashMap::new(),
+            last_loops: None,
+            last_class: None,
             pending: Vec::new(),
         }
     }
@@ -425,9 +533,18 @@ impl<'a> Walk<'a> {
         if node + 1 >= nodes[node].subtree_end() || self.lexer.next(q, nodes[node + 1].byte) != q {
             return false;
         }
+        self.trie.descendant_bytes(node).is_subset(self.loops_of(q))
+    }
+
+    /// The byte buckets on which state `q` stays where it is.
+    fn loops_of(&mut self, q: LexState) -> ByteBuckets {
+        if let Some((_, loops)) = self.last_loops.filter(|&(last, _)| last == q) {
+            return loops;
+        }
         let lexer = self.lexer;
         let loops = *self.loops.entry(q).or_insert_with(|| ByteBuckets::within(|b| lexer.next(q, b) == q));
-        self.trie.descendant_bytes(node).is_subset(loops)
+        self.last_loops = Some((q, loops));
+        loops
     }
 
     /// Add `tokens` to the class of the current lexeme sequence and end state `end`.
@@ -458,11 +575,16 @@ impl<'a> Walk<'a> {
 
     /// The class of interned lexeme sequence `sequence` and end state `end`.
     fn class_of(&mut self, sequence: u32, end: LexState) -> u32 {
-        let next_id = self.class_keys.len() as u32;
-        let class = *self.class_ids.entry((sequence, end)).or_insert(next_id);
-        if class == next_id {
-            self.class_keys.push((sequence, end));
+        let key = (sequence, end);
+        if let Some((_, class)) = self.last_class.filter(|&(last, _)| last == key) {
+            return class;
         }
+        let next_id = self.class_keys.len() as u32;
+        let class = *self.class_ids.entry(key).or_insert(next_id);
+        if class == next_id {
+            self.class_keys.push(key);
+        }
+        self.last_class = Some((key, class));
         class
     }
 
@@ -488,32 +610,18 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Feed one byte as the recognizer does, recording a closed lexeme; `None` when the
-    /// lexer dies.
+    /// Feed one byte as the recognizer does ([`step_outcome`]), recording a closed lexeme;
+    /// `None` when the lexer dies.
     fn step(&mut self, q: LexState, byte: u8) -> Option<LexState> {
-        let next = self.lexer.next(q, byte);
-        if !next.is_dead() {
-            return Some(next);
+        let (closes, next) = step_outcome(self.lexer, q, byte)?;
+        if closes {
+            if let Some(lexeme) = self.lexeme_closed_in(q) {
+                let parent = *self.path.last().expect("the empty sequence is never popped");
+                let sequence = self.intern_sequence(parent, lexeme);
+                self.path.push(sequence);
+            }
         }
-        if self.lexer.is_start(q) || self.lexer.accepts(q).is_empty() {
-            return None;
-        }
-        self.close(q, byte)
-    }
-
-    /// Close the lexeme accepted in `q` at `byte` and restart on it; `None` when no lexeme
-    /// starts with `byte`.
-    fn close(&mut self, q: LexState, byte: u8) -> Option<LexState> {
-        let restart = self.lexer.next(self.lexer.start(), byte);
-        if restart.is_dead() {
-            return None;
-        }
-        if let Some(lexeme) = self.lexeme_closed_in(q) {
-            let parent = *self.path.last().expect("the empty sequence is never popped");
-            let sequence = self.intern_sequence(parent, lexeme);
-            self.path.push(sequence);
-        }
-        Some(restart)
+        Some(next)
     }
 
     /// The id of sequence `parent` followed by lexeme `lexeme`.
@@ -575,13 +683,14 @@ impl<'a> Walk<'a> {
     }
 
     /// The gathered token ids, class after class, each class's ascending, with each
-    /// class's range. Spans come in trie (byte) order, not id order: a row holding a
-    /// small part of the vocabulary sorts each class; a row holding much of it marks each
-    /// id's class in an id-indexed array and reads it back in order, which is linear.
+    /// class's range. Spans come in trie (byte) order, not id order. A class is ordered
+    /// around its largest merged walk when that holds most of it (a derived row's
+    /// reference classes, already ascending): the rest is ordered and merged with it. The
+    /// rest is sorted when it is small, and when it is dense it is set in a bit set of the
+    /// vocabulary and read back in order, which is linear and stays in cache.
     fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
-        let total: usize = sizes.iter().map(|&size| size as usize).sum();
         let ranges: Vec<Range<u32>> = sizes
             .iter()
             .scan(0u32, |start, &size| {
@@ -589,33 +698,109 @@ impl<'a> Walk<'a> {
                 Some(*start - size..*start)
             })
             .collect();
+        let mut major: Vec<&[u32]> = vec![&[]; sizes.len()];
+        for (ids, class) in self.walked_parts() {
+            let class = class as usize;
+            if ids.len() * 2 >= sizes[class] as usize && ids.len() > major[class].len() {
+                major[class] = ids;
+            }
+        }
+        let is_major = |ids: &[u32], class: u32| std::ptr::eq(ids, major[class as usize]);
+        let mut dense: Vec<Option<BitSet>> = sizes
+            .iter()
+            .zip(&major)
+            .map(|(&size, major)| {
+                let rest = size as usize - major.len();
+                (rest * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count))
+            })
+            .collect();
         let mut next: Vec<u32> = ranges.iter().map(|r| r.start).collect();
-        let mut tokens = vec![0u32; total];
-        let mut place = |token: u32, class: u32| {
-            tokens[next[class as usize] as usize] = token;
-            next[class as usize] += 1;
-        };
-        if total * 16 < self.token_count {
-            self.gathered().for_each(|(ids, class)| ids.iter().for_each(|&t| place(t, class)));
-            ranges.iter().for_each(|r| tokens[r.start as usize..r.end as usize].sort_unstable());
-        } else {
-            let mut class_of = vec![u32::MAX; self.token_count];
-            for (ids, class) in self.gathered() {
-                ids.iter().for_each(|&t| class_of[t as usize] = class);
+        let mut tokens = vec![0u32; ranges.last().map_or(0, |r| r.end as usize)];
+        for (ids, class) in self.gathered().filter(|&(ids, class)| !is_major(ids, class)) {
+            match &mut dense[class as usize] {
+                Some(set) => ids.iter().for_each(|&t| set.insert(t)),
+                None => {
+                    let at = next[class as usize] as usize;
+                    tokens[at..at + ids.len()].copy_from_slice(ids);
+                    next[class as usize] += ids.len() as u32;
+                }
             }
-            for (token, &class) in class_of.iter().enumerate().filter(|(_, &class)| class != u32::MAX) {
-                place(token as u32, class);
+        }
+        for ((range, set), major) in ranges.iter().zip(&dense).zip(&major) {
+            let class = &mut tokens[range.start as usize..range.end as usize];
+            let rest = class.len() - major.len();
+            match set {
+                Some(set) => set.write_ascending(&mut class[..rest]),
+                None => class[..rest].sort_unstable(),
             }
+            merge_into_tail(class, rest, major);
         }
         (tokens, ranges)
     }
 
+    /// The token-id lists of merged walks, each ascending, with its class.
+    fn walked_parts(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
+        self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)))
+    }
+
     /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
     fn gathered(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
-        let walked = self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)));
-        self.spans.iter().copied().chain(walked)
+        self.spans.iter().copied().chain(self.walked_parts())
+    }
+}
+
+/// Merges ascending `major` into `out`, whose first `sorted` ids are ascending and whose
+/// length is theirs plus `major`'s. From the back, so no id is overwritten before it is
+/// read; the ids of `major` above the next of `out` move as one copy (the ids of `out`
+/// are few beside `major`'s).
+fn merge_into_tail(out: &mut [u32], sorted: usize, major: &[u32]) {
+    debug_assert_eq!(out.len(), sorted + major.len());
+    let (mut i, mut j) = (sorted, major.len());
+    while i > 0 && j > 0 {
+        let last = out[i - 1];
+        let above = major[..j].partition_point(|&t| t < last);
+        out[i + above..i + j].copy_from_slice(&major[above..j]);
+        j = above;
+        out[i + j - 1] = last;
+        i -= 1;
+    }
+    out[..j].copy_from_slice(&major[..j]);
+}
+
+/// A fixed-size set of token ids, for ordering a dense class's ids.
+struct BitSet {
+    words: Vec<u64>,
+}
+
+impl BitSet {
+    /// An empty set of ids below `len`.
+    fn new(len: usize) -> BitSet {
+        BitSet { words: vec![0; len.div_ceil(64)] }
+    }
+
+    fn insert(&mut self, id: u32) {
+        self.words[id as usize / 64] |= 1 << (id % 64);
+    }
+
+    fn contains(&self, id: u32) -> bool {
+        self.words[id as usize / 64] & (1 << (id % 64)) != 0
+    }
+
+    /// Writes the set's ids in ascending order into `out`, which holds exactly as many.
+    fn write_ascending(&self, out: &mut [u32]) {
+        let mut at = 0;
+        for (w, &word) in self.words.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out[at] = (w * 64) as u32 + bits.trailing_zeros();
+                at += 1;
+                bits &= bits - 1;
+            }
+        }
+        debug_assert_eq!(at, out.len(), "a class's ids are distinct");
     }
 }
 
 #[cfg(test)]
 mod tests;
+
