@@ -26,7 +26,6 @@ use super::{Builder, LexState, Subset};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use hashbrown::HashMap;
-use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind, Literal};
 
@@ -346,17 +345,11 @@ impl<'a> Builder<'a> {
     pub(super) fn step_states(&self, states: &Subset, byte: u8) -> Vec<(u32, StateID)> {
         let mut out = Vec::new();
         for &(p, s) in states {
-            let mut send = |start: u8, end: u8, next: StateID| {
+            self.for_each_byte_range(p, s, |start, end, next| {
                 if (start..=end).contains(&byte) {
                     out.push((p, next));
                 }
-            };
-            match self.nfas[p as usize].nfa.state(s) {
-                thompson::State::ByteRange { trans } => send(trans.start, trans.end, trans.next),
-                thompson::State::Sparse(sparse) => sparse.transitions.iter().for_each(|tr| send(tr.start, tr.end, tr.next)),
-                thompson::State::Dense(dense) => out.extend(dense.matches_byte(byte).map(|next| (p, next))),
-                _ => {}
-            }
+            });
         }
         out
     }

@@ -724,22 +724,10 @@ impl<'a> Builder<'a> {
         seeds.iter_mut().for_each(Vec::clear);
         seeds.resize_with(stride, Vec::new);
         for &(p, s) in &self.subsets[state] {
-            let mut send = |start: u8, end: u8, next: StateID| {
+            self.for_each_byte_range(p, s, |start, end, next| {
                 let classes = usize::from(self.classes[start as usize])..=usize::from(self.classes[end as usize]);
                 seeds[classes].iter_mut().for_each(|seeds| seeds.push((p, next)));
-            };
-            match self.nfas[p as usize].nfa.state(s) {
-                thompson::State::ByteRange { trans } => send(trans.start, trans.end, trans.next),
-                thompson::State::Sparse(sparse) => sparse.transitions.iter().for_each(|tr| send(tr.start, tr.end, tr.next)),
-                thompson::State::Dense(dense) => {
-                    for (class, &byte) in self.representatives.iter().enumerate() {
-                        if let Some(next) = dense.matches_byte(byte) {
-                            seeds[class].push((p, next));
-                        }
-                    }
-                }
-                _ => {}
-            }
+            });
         }
         let mut targets = Vec::with_capacity(stride);
         let mut seen: HashMap<&[(u32, StateID)], LexState> = HashMap::new();
@@ -759,6 +747,11 @@ impl<'a> Builder<'a> {
         drop(seen);
         self.seeds = seeds;
         Ok(targets)
+    }
+
+    /// [`byte_ranges`] of NFA state `s` of pattern `p`.
+    fn for_each_byte_range(&self, p: u32, s: StateID, visit: impl FnMut(u8, u8, StateID)) {
+        byte_ranges(self.nfas[p as usize].nfa.state(s), visit);
     }
 
     /// ε-closure of `stack`'s states, keeping only byte-consuming and match states,
@@ -872,23 +865,47 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// Calls `visit(start, end, next)` for each range of bytes that NFA state `state`
+/// consumes, with the state it leads to; a dense state's table as runs of bytes leading to
+/// one state. Byte classes are cut at the ends of every such range ([`byte_classes`]), so
+/// a range is a run of whole classes.
+fn byte_ranges(state: &thompson::State, mut visit: impl FnMut(u8, u8, StateID)) {
+    match state {
+        thompson::State::ByteRange { trans } => visit(trans.start, trans.end, trans.next),
+        thompson::State::Sparse(sparse) => sparse.transitions.iter().for_each(|tr| visit(tr.start, tr.end, tr.next)),
+        thompson::State::Dense(dense) => {
+            let mut run: Option<(u8, u8, StateID)> = None;
+            for byte in 0..=u8::MAX {
+                let next = dense.matches_byte(byte);
+                match (run, next) {
+                    (Some((start, _, target)), Some(next)) if next == target => run = Some((start, byte, target)),
+                    _ => {
+                        if let Some((start, end, target)) = run {
+                            visit(start, end, target);
+                        }
+                        run = next.map(|next| (byte, byte, next));
+                    }
+                }
+            }
+            if let Some((start, end, target)) = run {
+                visit(start, end, target);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Byte equivalence classes over every transition of every NFA, and one
 /// representative byte per class.
 fn byte_classes(nfas: &[PatternNfa]) -> ([u8; 256], Vec<u8>) {
     let mut boundary = [false; 257];
     boundary[0] = true;
-    let mut mark = |start: u8, end: u8| {
-        boundary[start as usize] = true;
-        boundary[end as usize + 1] = true;
-    };
     for n in nfas {
         for state in n.nfa.states() {
-            match state {
-                thompson::State::ByteRange { trans } => mark(trans.start, trans.end),
-                thompson::State::Sparse(sparse) => sparse.transitions.iter().for_each(|t| mark(t.start, t.end)),
-                thompson::State::Dense(_) => (0..=255u8).for_each(|b| mark(b, b)),
-                _ => {}
-            }
+            byte_ranges(state, |start, end, _| {
+                boundary[start as usize] = true;
+                boundary[end as usize + 1] = true;
+            });
         }
     }
     let mut classes = [0u8; 256];

@@ -120,7 +120,7 @@ fn assert_rows_equal_feeding(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>]
 fn rows_equal_feeding_each_token() {
     // A string literal whose body takes most tokens whole (the walk's subtree shortcut),
     // escapes and multibyte UTF-8 (which leave the body state), and rows holding most of
-    // the vocabulary (ids gathered by an id-indexed pass) or little of it (sorted).
+    // the vocabulary (ids ordered through a bit set) or little of it (sorted).
     let g = bnf_with(
         "s: item | item s
          item: STR | NUM",
