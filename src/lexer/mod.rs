@@ -618,7 +618,9 @@ impl<'a> Builder<'a> {
         let mut next_unexplored = 0;
         loop {
             while next_unexplored < self.subsets.len() {
-                self.deadline.check()?;
+                if next_unexplored % DEADLINE_EVERY == 0 {
+                    self.deadline.check()?;
+                }
                 let state = next_unexplored;
                 next_unexplored += 1;
                 let targets = self.successors(state)?;
@@ -845,7 +847,9 @@ impl<'a> Builder<'a> {
         while changed {
             changed = false;
             for q in (0..n).rev() {
-                self.deadline.check()?;
+                if q % DEADLINE_EVERY == 0 {
+                    self.deadline.check()?;
+                }
                 for &target in &successors[q] {
                     let (a, b) = if q < target {
                         let (lo, hi) = sets.split_at_mut(target);
@@ -894,6 +898,10 @@ fn byte_ranges(state: &thompson::State, mut visit: impl FnMut(u8, u8, StateID)) 
         _ => {}
     }
 }
+
+/// The lexer build reads the clock once per this many states (a read costs about as
+/// much as a small state's successors).
+const DEADLINE_EVERY: usize = 16;
 
 /// Byte equivalence classes over every transition of every NFA, and one
 /// representative byte per class.

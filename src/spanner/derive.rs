@@ -11,8 +11,9 @@
 //!
 //! A derived row takes the reference row's tokens whose first byte steps alike, as
 //! sorted lists (no trie walk, no re-sorting), and walks only the other first bytes.
-//! References are states of lower index than the row's, so derivations never wait on each
-//! other in a cycle, and chains of them are bounded ([`MAX_CHAIN`]).
+//! A reference is a state of lower index than the row's, or one whose row is built
+//! already: a build waits only on lower states, so derivations never wait on each other
+//! in a cycle, and chains of them are bounded ([`MAX_CHAIN`]).
 
 use super::{step_outcome, Lexeme};
 use crate::lexer::{LexState, Lexer};
@@ -35,13 +36,15 @@ pub(super) struct Reference {
 }
 
 /// The best reference for row state `q` among the row states its first bytes lead to
-/// (`row_state` maps a state to the one whose row it shares), or `None` when no candidate
-/// settles enough tokens or most of the candidate's row would be filtered out.
+/// (`row_state` maps a state to the one whose row it shares) that are of lower index or
+/// `built` already, or `None` when no candidate settles enough tokens or most of the
+/// candidate's row would be filtered out.
 pub(super) fn reference(
     lexer: &Lexer,
     trie: &TokenTrie,
     q: LexState,
     row_state: impl Fn(LexState) -> LexState,
+    built: impl Fn(LexState) -> bool,
 ) -> Option<Reference> {
     let firsts: Vec<(u8, usize)> =
         trie.children(TokenTrie::ROOT).map(|c| (trie.nodes()[c].byte, trie.subtree_tokens(c).len())).collect();
@@ -50,7 +53,7 @@ pub(super) fn reference(
     for &(byte, _) in &firsts {
         let Some((_, next)) = step_outcome(lexer, q, byte) else { continue };
         let r = row_state(next);
-        if r.index() < q.index() && !candidates.contains(&r) {
+        if (r.index() < q.index() || (r != q && built(r))) && !candidates.contains(&r) {
             candidates.push(r);
         }
     }

@@ -266,14 +266,17 @@ impl TokenSpanner {
 
     /// The row of row state `q`, derived from a reference row ([`derive`]) when there is
     /// one and `chain` allows building it by a derivation too. A build waits only on the
-    /// rows of states of lower index than its own, so concurrent builds never wait on each
-    /// other in a cycle.
+    /// rows of states of lower index than its own (a higher reference is built already),
+    /// so concurrent builds never wait on each other in a cycle.
     fn row_deriving(&self, q: LexState, chain: usize) -> Arc<SpannerRow> {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
             let reference = (chain > 0)
-                .then(|| derive::reference(lexer, self.vocab.trie(), q, |s| self.row_state(s)))
+                .then(|| {
+                    let built = |r: LexState| self.rows[r.index()].get().is_some();
+                    derive::reference(lexer, self.vocab.trie(), q, |s| self.row_state(s), built)
+                })
                 .flatten()
                 .map(|reference| (self.row_deriving(reference.state, chain - 1), reference.settled));
             let reference = reference.as_ref().map(|(row, settled)| (&**row, settled));
