@@ -1,14 +1,18 @@
 //! Criterion benchmarks of the matcher on the embedded defaults (JSON grammar, Qwen3
 //! tokenizer, sample document): the stack classifier's mask (eagerly built) and the
 //! trie-walk mask at a few positions of the document, the eager build, writing and
-//! loading the classifier artifact, the batch API on one and on two threads, and commit.
+//! loading the classifier artifact, the batch API on one and on two threads, and commit;
+//! and the spanner rows of the states along a JSON object's key names, with and without
+//! kept subtree walks.
 //!
 //! Run with `cargo bench --bench mask`. The percentile harness over whole corpora is
 //! `stackmask bench` (see `docs/benchmarks.md`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use stackmask::classifier::{ArtifactConfig, StackClassifier};
-use stackmask::matcher::compute_masks_parallel;
+use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+use stackmask::matcher::{compute_masks_parallel, Recognizer};
+use stackmask::spanner::{SpannerConfig, TokenSpanner};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar, Matcher};
 use std::sync::Arc;
@@ -123,5 +127,37 @@ fn bench_compile(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_compile, bench_commit, bench_classifier, bench_artifact, bench_batch, bench_mask);
+/// The rows of the states along a key name, inside an object whose other keys and values
+/// are strings, from a fresh spanner: merging the first-level subtree walks that the rows
+/// repeat from the "any other string" state, or walking every row whole.
+fn bench_key_rows(c: &mut Criterion) {
+    let schema = r#"{"type": "object", "properties": {
+        "religion_history.get_councils": {"type": "string"},
+        "description": {"type": "string"}, "count": {"type": "integer"}},
+        "additionalProperties": {"type": "string"}}"#;
+    let grammar = compile_json_schema(schema, &JsonSchemaOptions::default()).expect("schema").grammar;
+    let compiled = Arc::new(CompiledGrammar::new(&grammar).expect("compiles"));
+    let vocab = Tokenizer::embedded_default().expect("embedded tokenizer").vocab_arc();
+    let key = "{\"religion_history.get_councils";
+    let states: Vec<_> = (2..=key.len())
+        .map(|end| {
+            let mut r = Recognizer::new(Arc::clone(&compiled));
+            r.feed(&key.as_bytes()[..end]).expect("a key prefix");
+            r.lex_state()
+        })
+        .collect();
+    let mut group = c.benchmark_group("spanner_key_rows_qwen3");
+    group.sample_size(10);
+    for (name, config) in [("kept_walks", SpannerConfig::default()), ("walked_whole", SpannerConfig { subtree_walk_bytes: 0 })] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let spanner = TokenSpanner::with_config(Arc::clone(&compiled), Arc::clone(&vocab), &config);
+                states.iter().map(|&q| spanner.row(q).token_count()).sum::<usize>()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_key_rows, bench_compile, bench_commit, bench_classifier, bench_artifact, bench_batch, bench_mask);
 criterion_main!(benches);

@@ -14,10 +14,7 @@
 //! [`TokenSpanner`], which is `Send + Sync` and shared by every sequence using the same
 //! grammar and vocabulary. States that no text as long as the longest token tells apart
 //! ([`Lexer::equivalent_within`]: a length-bounded string's states far from the bound)
-//! share one row ([`TokenSpanner::row_state`]). A state whose first bytes mostly step as
-//! another state's do (the states along an object key's names, beside any other string)
-//! takes those tokens from that state's row and walks only the other first bytes
-//! ([`derive`]).
+//! share one row ([`TokenSpanner::row_state`]).
 //!
 //! This is seed 004's "token spanner table" and seed 000's per-state lexing of tokens.
 //!
@@ -52,11 +49,9 @@ use crate::words::Words;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use subtrees::SubtreeWalks;
 
-mod derive;
 mod subtrees;
 
 /// How many times, on average, finding the lexer states that share rows may examine each
@@ -64,8 +59,27 @@ mod subtrees;
 /// than 8; the few that need more need 50 and more, hundreds of milliseconds of a compile.
 const EQUIVALENCE_PASSES: usize = 8;
 
-/// Bytes of first-level subtree walks a [`TokenSpanner`] keeps for reuse by later rows.
-const SUBTREE_WALK_BYTES: usize = 64 << 20;
+/// Options for a [`TokenSpanner`]. Every configuration builds the same rows; they
+/// differ in time and memory.
+///
+/// # Example
+/// ```
+/// use stackmask::spanner::SpannerConfig;
+/// let config = SpannerConfig::default();
+/// assert_eq!(config.subtree_walk_bytes, 64 << 20);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpannerConfig {
+    /// About how many bytes of first-level subtree walks to keep for reuse by later rows
+    /// (0: none; `spanner/subtrees.rs`).
+    pub subtree_walk_bytes: usize,
+}
+
+impl Default for SpannerConfig {
+    fn default() -> SpannerConfig {
+        SpannerConfig { subtree_walk_bytes: 64 << 20 }
+    }
+}
 
 /// A class holding at least one token in this many of the vocabulary gathers its ids in a
 /// bit set ([`Walk::tokens_by_class`]): reading the set back costs a word per 64 ids, at
@@ -150,28 +164,6 @@ impl SpannerRow {
         &self.classes
     }
 
-    /// The row without the tokens of `excluded`, each left in its class; classes left
-    /// empty are dropped.
-    fn without(&self, excluded: &BitSet) -> SpannerRow {
-        let mut tokens = vec![0u32; self.tokens.len()];
-        let mut kept = 0;
-        let classes = (0..self.classes.len())
-            .filter_map(|i| {
-                let start = kept as u32;
-                for &t in self.tokens(i) {
-                    // Branch-free: most tokens are kept.
-                    tokens[kept] = t;
-                    kept += usize::from(!excluded.contains(t));
-                }
-                let class = &self.classes[i];
-                let end = kept as u32;
-                (end > start).then(|| TokenClass { lexemes: Arc::clone(&class.lexemes), end: class.end, tokens: start..end })
-            })
-            .collect();
-        tokens.truncate(kept);
-        SpannerRow { classes, tokens: tokens.into() }
-    }
-
     /// Number of tokens in all classes (the tokens the lexer alone does not kill).
     pub fn token_count(&self) -> usize {
         self.classes.iter().map(|c| c.tokens.len()).sum()
@@ -189,10 +181,6 @@ pub struct TokenSpanner {
     /// By lexer state; only the slots of row states are used.
     rows: Box<[OnceLock<Arc<SpannerRow>>]>,
     subtrees: SubtreeWalks,
-    /// Longest chain of rows built to derive one ([`derive`]; 0: every row is walked).
-    derive_chain: usize,
-    /// Rows derived so far.
-    derived: AtomicUsize,
 }
 
 impl std::fmt::Debug for TokenSpanner {
@@ -201,33 +189,39 @@ impl std::fmt::Debug for TokenSpanner {
         f.debug_struct("TokenSpanner")
             .field("rows_built", &built)
             .field("rows", &self.rows.len())
-            .field("rows_derived", &self.derived.load(Ordering::Relaxed))
             .field("subtree_walk_bytes", &self.subtrees.bytes())
             .finish()
     }
 }
 
 impl TokenSpanner {
-    /// A spanner with no row built yet.
+    /// A spanner with no row built yet, in the default configuration.
     pub fn new(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>) -> TokenSpanner {
-        TokenSpanner::keeping_subtree_walks(compiled, vocab, SUBTREE_WALK_BYTES)
+        TokenSpanner::with_config(compiled, vocab, &SpannerConfig::default())
     }
 
-    /// A spanner keeping at most about `bytes` of subtree walks for reuse (0: none).
-    pub(crate) fn keeping_subtree_walks(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, bytes: usize) -> TokenSpanner {
+    /// A spanner with no row built yet, configured by `config`.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, tokenizer::Vocabulary};
+    /// use stackmask::spanner::{SpannerConfig, TokenSpanner};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: /"[a-z]*"/"#).unwrap();
+    /// let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(vec![b"\"a".to_vec(), b"b".to_vec()], None));
+    /// let config = SpannerConfig { subtree_walk_bytes: 0 };
+    /// let spanner = TokenSpanner::with_config(compiled.clone(), vocab, &config);
+    /// assert_eq!(spanner.row(compiled.lexer().start()).token_count(), 1);
+    /// ```
+    pub fn with_config(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, config: &SpannerConfig) -> TokenSpanner {
         let lexer = compiled.lexer();
         let all = || (0..lexer.state_count()).map(LexState::from_index).collect();
         let budget = EQUIVALENCE_PASSES * lexer.state_count();
         let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
         let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
-        let subtrees = SubtreeWalks::new(bytes);
-        TokenSpanner { compiled, vocab, row_states, rows, subtrees, derive_chain: derive::MAX_CHAIN, derived: AtomicUsize::new(0) }
-    }
-
-    /// This spanner, walking every row instead of deriving any from another's.
-    #[cfg(test)]
-    pub(crate) fn walking_every_row(self) -> TokenSpanner {
-        TokenSpanner { derive_chain: 0, ..self }
+        let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
+        TokenSpanner { compiled, vocab, row_states, rows, subtrees }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -261,28 +255,9 @@ impl TokenSpanner {
     /// checks it). Concurrent first uses of one row wait for a single build; different rows
     /// build in parallel.
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
-        self.row_deriving(self.row_state(q), self.derive_chain)
-    }
-
-    /// The row of row state `q`, derived from a reference row ([`derive`]) when there is
-    /// one and `chain` allows building it by a derivation too. A build waits only on the
-    /// rows of states of lower index than its own (a higher reference is built already),
-    /// so concurrent builds never wait on each other in a cycle.
-    fn row_deriving(&self, q: LexState, chain: usize) -> Arc<SpannerRow> {
+        let q = self.row_state(q);
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| {
-            let lexer = self.compiled.lexer();
-            let reference = (chain > 0)
-                .then(|| {
-                    let built = |r: LexState| self.rows[r.index()].get().is_some();
-                    derive::reference(lexer, self.vocab.trie(), q, |s| self.row_state(s), built)
-                })
-                .flatten()
-                .map(|reference| (self.row_deriving(reference.state, chain - 1), reference.settled));
-            let reference = reference.as_ref().map(|(row, settled)| (&**row, settled));
-            self.derived.fetch_add(usize::from(reference.is_some()), Ordering::Relaxed);
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, reference))
-        }))
+        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees))))
     }
 
     /// The state whose row `q` shares: the smallest state that no text as long as the
@@ -342,11 +317,6 @@ impl TokenSpanner {
         self.rows.iter().filter(|r| r.get().is_some()).count()
     }
 
-    /// Number of rows built so far by deriving them from another's ([`TokenSpanner::row`]).
-    pub fn rows_derived(&self) -> usize {
-        self.derived.load(Ordering::Relaxed)
-    }
-
     /// The vocabulary.
     pub fn vocab(&self) -> &Arc<Vocabulary> {
         &self.vocab
@@ -378,33 +348,13 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 /// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
 /// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
 /// a first-level subtree that earlier rows walked from the same state is merged from
-/// `subtrees`. With a `reference` row, the tokens whose first byte it settles are taken
-/// from it ([`derive`]) and only the other first bytes are walked.
-fn build_row(
-    lexer: &Lexer,
-    vocab: &Vocabulary,
-    q: LexState,
-    subtrees: &SubtreeWalks,
-    reference: Option<(&SpannerRow, &[bool; 256])>,
-) -> SpannerRow {
+/// `subtrees`.
+fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeWalks) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
-    let mut settled = &[false; 256];
-    if let Some((row, bytes)) = reference {
-        settled = bytes;
-        let mut unsettled = BitSet::new(vocab.len());
-        for child in trie.children(TokenTrie::ROOT).filter(|&c| !settled[trie.nodes()[c].byte as usize]) {
-            trie.subtree_tokens(child).iter().for_each(|&t| unsettled.insert(t));
-        }
-        walk.gather_walked(Arc::new(row.without(&unsettled)));
-    }
     for child in trie.children(TokenTrie::ROOT) {
         walk.path.truncate(1);
-        let byte = trie.nodes()[child].byte;
-        if settled[byte as usize] {
-            continue;
-        }
-        let Some(next) = walk.step(q, byte) else { continue };
+        let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
         if walk.take_whole(child, next) {
             continue;
         }
@@ -414,9 +364,14 @@ fn build_row(
         }
     }
     let (mut classes, tokens) = walk.into_classes();
-    // Lexicographic: classes with a common lexeme prefix are adjacent.
-    classes.sort_by(|a, b| a.lexemes.cmp(&b.lexemes).then(a.end.cmp(&b.end)));
+    classes.sort_by(class_order);
     SpannerRow { classes, tokens: tokens.into() }
+}
+
+/// The order of a row's classes: lexicographic by lexeme sequence, so that classes with a
+/// common lexeme prefix are adjacent, then by end state.
+fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
+    a.lexemes.cmp(&b.lexemes).then(a.end.cmp(&b.end))
 }
 
 /// The classes of `node`'s subtree (its own tokens included) reached in lexer state `q`,
@@ -686,11 +641,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The gathered token ids, class after class, each class's ascending, with each
-    /// class's range. Spans come in trie (byte) order, not id order. A class is ordered
-    /// around its largest merged walk when that holds most of it (a derived row's
-    /// reference classes, already ascending): the rest is ordered and merged with it. The
-    /// rest is sorted when it is small, and when it is dense it is set in a bit set of the
-    /// vocabulary and read back in order, which is linear and stays in cache.
+    /// class's range. Spans come in trie (byte) order, not id order: a class holding few
+    /// tokens is sorted; a class holding many sets its ids in a bit set of the vocabulary
+    /// and reads them back in order, which is linear and stays in cache (a row inside a
+    /// string literal holds most of the vocabulary in one or two classes).
     fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
@@ -701,25 +655,13 @@ impl<'a> Walk<'a> {
                 Some(*start - size..*start)
             })
             .collect();
-        let mut major: Vec<&[u32]> = vec![&[]; sizes.len()];
-        for (ids, class) in self.walked_parts() {
-            let class = class as usize;
-            if ids.len() * 2 >= sizes[class] as usize && ids.len() > major[class].len() {
-                major[class] = ids;
-            }
-        }
-        let is_major = |ids: &[u32], class: u32| std::ptr::eq(ids, major[class as usize]);
         let mut dense: Vec<Option<BitSet>> = sizes
             .iter()
-            .zip(&major)
-            .map(|(&size, major)| {
-                let rest = size as usize - major.len();
-                (rest * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count))
-            })
+            .map(|&size| (size as usize * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count)))
             .collect();
         let mut next: Vec<u32> = ranges.iter().map(|r| r.start).collect();
         let mut tokens = vec![0u32; ranges.last().map_or(0, |r| r.end as usize)];
-        for (ids, class) in self.gathered().filter(|&(ids, class)| !is_major(ids, class)) {
+        for (ids, class) in self.gathered() {
             match &mut dense[class as usize] {
                 Some(set) => ids.iter().for_each(|&t| set.insert(t)),
                 None => {
@@ -729,45 +671,21 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        for ((range, set), major) in ranges.iter().zip(&dense).zip(&major) {
+        for (range, set) in ranges.iter().zip(&dense) {
             let class = &mut tokens[range.start as usize..range.end as usize];
-            let rest = class.len() - major.len();
             match set {
-                Some(set) => set.write_ascending(&mut class[..rest]),
-                None => class[..rest].sort_unstable(),
+                Some(set) => set.write_ascending(class),
+                None => class.sort_unstable(),
             }
-            merge_into_tail(class, rest, major);
         }
         (tokens, ranges)
     }
 
-    /// The token-id lists of merged walks, each ascending, with its class.
-    fn walked_parts(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
-        self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)))
-    }
-
     /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
     fn gathered(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
-        self.spans.iter().copied().chain(self.walked_parts())
+        let walked = self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)));
+        self.spans.iter().copied().chain(walked)
     }
-}
-
-/// Merges ascending `major` into `out`, whose first `sorted` ids are ascending and whose
-/// length is theirs plus `major`'s. From the back, so no id is overwritten before it is
-/// read; the ids of `major` above the next of `out` move as one copy (the ids of `out`
-/// are few beside `major`'s).
-fn merge_into_tail(out: &mut [u32], sorted: usize, major: &[u32]) {
-    debug_assert_eq!(out.len(), sorted + major.len());
-    let (mut i, mut j) = (sorted, major.len());
-    while i > 0 && j > 0 {
-        let last = out[i - 1];
-        let above = major[..j].partition_point(|&t| t < last);
-        out[i + above..i + j].copy_from_slice(&major[above..j]);
-        j = above;
-        out[i + j - 1] = last;
-        i -= 1;
-    }
-    out[..j].copy_from_slice(&major[..j]);
 }
 
 /// A fixed-size set of token ids, for ordering a dense class's ids.
@@ -783,10 +701,6 @@ impl BitSet {
 
     fn insert(&mut self, id: u32) {
         self.words[id as usize / 64] |= 1 << (id % 64);
-    }
-
-    fn contains(&self, id: u32) -> bool {
-        self.words[id as usize / 64] & (1 << (id % 64)) != 0
     }
 
     /// Writes the set's ids in ascending order into `out`, which holds exactly as many.

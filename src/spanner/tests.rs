@@ -191,7 +191,7 @@ fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
     let tokens = tokens_over(&alphabet, &["é".as_bytes(), b"abcabc"]);
     let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
     let kept = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
-    let walked = TokenSpanner::keeping_subtree_walks(Arc::clone(&compiled), vocab, 0);
+    let walked = TokenSpanner::with_config(Arc::clone(&compiled), vocab, &SpannerConfig { subtree_walk_bytes: 0 });
     let prefixes: [&[u8]; 14] =
         [b"\"", b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"\"x\"", b"12", b"1"];
     for prefix in prefixes {
@@ -205,40 +205,4 @@ fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
     }
     assert!(kept.subtrees.bytes() > 0, "some walks were kept and merged");
     assert_eq!(walked.subtrees.bytes(), 0);
-}
-
-#[test]
-fn derived_rows_equal_rows_walked_whole() {
-    // Names spelled out beside any other string and beside escapes: the states along the
-    // names take most first bytes as the "other string" state does, so their rows are
-    // derived from its row; the bytes continuing a name, a quote or a backslash are walked.
-    let g = bnf_with(
-        "s: item | item s
-         item: KEY | OTHER | NUM | SHORT",
-        &[
-            ("KEY", r#""(abc|abd|bcd|dé)""#, false),
-            ("OTHER", r#""([^"\\]|\\.)*""#, false),
-            ("SHORT", r#"'[a-d]{0,4}'"#, false),
-            ("NUM", "[0-9]+", false),
-            ("WS", " +", true),
-        ],
-    );
-    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let alphabet: [&[u8]; 10] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1", b"'", "é".as_bytes()];
-    let tokens = tokens_over(&alphabet, &[b"abcabc", &[0xC3], &[0xA9, b'a']]);
-    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
-    let derived = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
-    let walked = TokenSpanner::new(Arc::clone(&compiled), vocab).walking_every_row();
-    let key = |row: &SpannerRow| -> Vec<_> {
-        row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
-    };
-    // Every state, in an order that derives rows from rows not yet built, then again.
-    let states: Vec<LexState> = (0..compiled.lexer().state_count()).rev().map(LexState::from_index).collect();
-    for &q in states.iter().chain(&states) {
-        let (a, b) = (derived.row(q), walked.row(q));
-        assert_eq!(key(&a), key(&b), "state {q:?}");
-        assert_classes_ordered(&a);
-    }
-    assert!(derived.rows_derived() >= 5, "rows along the names are derived ({})", derived.rows_derived());
-    assert_eq!(walked.rows_derived(), 0);
 }
