@@ -221,8 +221,8 @@ impl<'a> Builder<'a> {
     pub(super) fn with_counter(mut self, pattern: Option<u32>) -> Builder<'a> {
         let Some(pattern) = pattern else { return self };
         let bounds: Vec<Bounds> = self.terminals.iter().filter_map(|t| t.bounds).collect();
-        let start = self.closure(vec![(pattern, self.nfas[pattern as usize].nfa.start_anchored())]);
-        let opened = self.closure(self.step_states(&start, b'"'));
+        let start = self.closure_of(&[(pattern, self.nfas[pattern as usize].nfa.start_anchored())]);
+        let opened = self.closure_of(&self.step_states(&start, b'"'));
         let part = |subset: &Subset| subset.iter().map(|&(_, s)| s).collect();
         let classes = CountClasses::new(&bounds, self.config.count_horizon);
         self.counter = Some(Counter { pattern, between: part(&opened), bounds, classes });

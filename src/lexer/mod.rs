@@ -56,6 +56,7 @@ use crate::error::{Deadline, Error, LimitKind, Result};
 use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::HashMap;
+use smallvec::SmallVec;
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind};
@@ -549,6 +550,15 @@ struct Builder<'a> {
     generation: u32,
     /// Per byte class: the NFA states one byte of it leads to (reused between states).
     seeds: Vec<Vec<(u32, StateID)>>,
+    /// Where sets of seeds led (see [`Builder::successors`]), bounded by
+    /// [`SUCCESSOR_MEMO_SEEDS`]: the states of a pattern searched anywhere in a string
+    /// (`.*` before it) reach the same seeds from many states.
+    successor_memo: HashMap<Box<[(u32, StateID)]>, LexState>,
+    /// The seeds held in `successor_memo`.
+    successor_memo_seeds: usize,
+    /// Buffers of `closure_of`, reused between calls.
+    closure_stack: Vec<(u32, StateID)>,
+    closure_out: Subset,
 }
 
 impl<'a> Builder<'a> {
@@ -601,6 +611,10 @@ impl<'a> Builder<'a> {
             visited: vec![0; total],
             generation: 0,
             seeds: Vec::new(),
+            successor_memo: HashMap::new(),
+            successor_memo_seeds: 0,
+            closure_stack: Vec::new(),
+            closure_out: Vec::new(),
         }
         .with_counter(patterns.counted)
     }
@@ -608,8 +622,8 @@ impl<'a> Builder<'a> {
     fn build(mut self) -> Result<Lexer> {
         let dead = self.intern(false, Vec::new(), NO_CLASS)?;
         debug_assert_eq!(dead, LexState::DEAD);
-        let starts = self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())).collect();
-        let start_subset = self.closure(starts);
+        let starts: Vec<(u32, StateID)> = self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())).collect();
+        let start_subset = self.closure_of(&starts);
         // The start state is interned apart from every other state, so that "nothing
         // read yet" is never confused with a state reached after reading bytes.
         let start = self.intern(true, start_subset, NO_CLASS)?;
@@ -681,29 +695,35 @@ impl<'a> Builder<'a> {
         matches!(self.nfas[pattern as usize].nfa.state(state), thompson::State::Match { .. })
     }
 
-    /// Per pattern, whether `subset` has a state of it for which `keep` holds.
-    fn patterns_with(&self, subset: &Subset, keep: impl Fn(u32, StateID) -> bool) -> Vec<bool> {
-        let mut present = vec![false; self.nfas.len()];
+    /// The patterns (ascending, once each) that `subset` has a state of for which `keep`
+    /// holds. A subset is sorted by pattern, and holds few patterns of many.
+    fn patterns_with(&self, subset: &Subset, keep: impl Fn(u32, StateID) -> bool) -> SmallVec<[u32; 8]> {
+        let mut patterns = SmallVec::new();
         for &(p, s) in subset {
-            present[p as usize] |= keep(p, s);
+            if patterns.last() != Some(&p) && keep(p, s) {
+                patterns.push(p);
+            }
         }
-        present
+        patterns
     }
 
     /// Terminals that `subset` matches at count `class`, keeping only the highest
     /// priority: a terminal matches when each of its required patterns has a match
     /// state, none of its excluded patterns has one, and a counted terminal's bounds
-    /// admit the count.
+    /// admit the count. Only the users of a matching pattern can match (every terminal
+    /// requires a pattern).
     fn accepted_terminals(&self, subset: &Subset, class: u32) -> Box<[TerminalId]> {
         let matching = self.patterns_with(subset, |p, s| self.is_match(p, s));
+        let is_matching = |p: &u32| matching.binary_search(p).is_ok();
         let counted = |bounds: Bounds| match &self.counter {
             Some(counter) if class != NO_CLASS => bounds.admits(counter.classes.first(class)),
             _ => false,
         };
-        let matched: Vec<&LexedTerminal> = self
-            .terminals
+        let matched: Vec<&LexedTerminal> = matching
             .iter()
-            .filter(|t| t.require.iter().all(|&p| matching[p as usize]) && !t.exclude.iter().any(|&p| matching[p as usize]))
+            .flat_map(|&p| &self.users[p as usize])
+            .map(|&t| &self.terminals[t as usize])
+            .filter(|t| t.require.iter().all(is_matching) && !t.exclude.iter().any(is_matching))
             .filter(|t| t.bounds.map_or(true, counted))
             .collect();
         let Some(top) = matched.iter().map(|t| t.priority).max() else {
@@ -731,24 +751,38 @@ impl<'a> Builder<'a> {
                 seeds[classes].iter_mut().for_each(|seeds| seeds.push((p, next)));
             });
         }
-        let mut targets = Vec::with_capacity(stride);
-        let mut seen: HashMap<&[(u32, StateID)], LexState> = HashMap::new();
-        for class_seeds in &seeds {
-            let target = match seen.get(class_seeds.as_slice()) {
-                Some(&target) => target,
-                None if class_seeds.is_empty() => LexState::DEAD,
-                None => {
-                    let subset = self.closure(class_seeds.clone());
-                    let target = self.intern_successor(state, subset)?;
-                    seen.insert(class_seeds, target);
-                    target
-                }
+        // Without counting, where seeds lead depends on the seeds alone, so the memo
+        // serves every state; with it, the count class depends on the source state.
+        if self.counter.is_some() {
+            self.successor_memo.clear();
+        }
+        let mut targets: Vec<LexState> = Vec::with_capacity(stride);
+        for (class, class_seeds) in seeds.iter().enumerate() {
+            let target = if class_seeds.is_empty() {
+                LexState::DEAD
+            } else if class > 0 && seeds[class - 1] == *class_seeds {
+                targets[class - 1]
+            } else if let Some(&target) = self.successor_memo.get(class_seeds.as_slice()) {
+                target
+            } else {
+                let subset = self.closure_of(class_seeds);
+                let target = self.intern_successor(state, subset)?;
+                self.remember_successor(class_seeds, target);
+                target
             };
             targets.push(target);
         }
-        drop(seen);
         self.seeds = seeds;
         Ok(targets)
+    }
+
+    /// Keeps `seeds → target` for later states while the memo's seeds stay under
+    /// [`SUCCESSOR_MEMO_SEEDS`] in all.
+    fn remember_successor(&mut self, seeds: &[(u32, StateID)], target: LexState) {
+        if self.successor_memo_seeds + seeds.len() <= SUCCESSOR_MEMO_SEEDS {
+            self.successor_memo_seeds += seeds.len();
+            self.successor_memo.insert(seeds.into(), target);
+        }
     }
 
     /// [`byte_ranges`] of NFA state `s` of pattern `p`.
@@ -756,13 +790,14 @@ impl<'a> Builder<'a> {
         byte_ranges(self.nfas[p as usize].nfa.state(s), visit);
     }
 
-    /// ε-closure of `stack`'s states, keeping only byte-consuming and match states,
-    /// sorted. An earliest-match pattern that matches loses its other states.
-    fn closure(&mut self, mut stack: Vec<(u32, StateID)>) -> Subset {
-        let mut out: Subset = Vec::new();
-        if stack.is_empty() {
-            return out;
-        }
+    /// ε-closure of `seeds`, keeping only byte-consuming and match states, sorted. An
+    /// earliest-match pattern that matches loses its other states.
+    fn closure_of(&mut self, seeds: &[(u32, StateID)]) -> Subset {
+        let mut stack = std::mem::take(&mut self.closure_stack);
+        let mut out = std::mem::take(&mut self.closure_out);
+        stack.clear();
+        stack.extend_from_slice(seeds);
+        out.clear();
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.visited.fill(0);
@@ -787,7 +822,10 @@ impl<'a> Builder<'a> {
         self.end_earliest_matches(&mut out);
         out.sort_unstable();
         self.drop_unmatchable_patterns(&mut out);
-        out
+        let subset = out.as_slice().to_vec();
+        self.closure_stack = stack;
+        self.closure_out = out;
+        subset
     }
 
     /// A terminal one of whose required patterns has no state left can no longer match;
@@ -796,12 +834,14 @@ impl<'a> Builder<'a> {
     /// pattern it uses.)
     fn drop_unmatchable_patterns(&self, subset: &mut Subset) {
         let present = self.patterns_with(subset, |_, _| true);
-        let alive = |t: u32| self.terminals[t as usize].require.iter().all(|&p| present[p as usize]);
-        let kept: Vec<bool> = (0..self.nfas.len())
-            .map(|p| present[p] && (self.stands_alone[p] || self.users[p].iter().any(|&t| alive(t))))
+        let alive = |&t: &u32| self.terminals[t as usize].require.iter().all(|p| present.binary_search(p).is_ok());
+        let dropped: SmallVec<[u32; 4]> = present
+            .iter()
+            .copied()
+            .filter(|&p| !self.stands_alone[p as usize] && !self.users[p as usize].iter().any(alive))
             .collect();
-        if present != kept {
-            subset.retain(|&(p, _)| kept[p as usize]);
+        if !dropped.is_empty() {
+            subset.retain(|(p, _)| !dropped.contains(p));
         }
     }
 
@@ -902,6 +942,9 @@ fn byte_ranges(state: &thompson::State, mut visit: impl FnMut(u8, u8, StateID)) 
 /// The lexer build reads the clock once per this many states (a read costs about as
 /// much as a small state's successors).
 const DEADLINE_EVERY: usize = 16;
+
+/// Most NFA states the lexer build's successor memo holds (8 bytes each).
+const SUCCESSOR_MEMO_SEEDS: usize = 4 << 20;
 
 /// Byte equivalence classes over every transition of every NFA, and one
 /// representative byte per class.
