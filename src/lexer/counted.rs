@@ -184,7 +184,7 @@ pub(super) struct CountedState {
 }
 
 /// Where the shared counted string's NFA is in a state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Part {
     /// Not in the state, or before the opening quote.
     Outside,
@@ -255,6 +255,16 @@ impl<'a> Builder<'a> {
         group
     }
 
+    /// Where `state` is in the counted string (its part and count class), which is all
+    /// of the source that [`Builder::intern_successor`] reads; the same for every
+    /// state without counting.
+    pub(super) fn count_place(&self, state: usize) -> (Part, u32) {
+        match self.counter {
+            Some(_) => (self.counted[state].part, self.counted[state].class),
+            None => (Part::Outside, NO_CLASS),
+        }
+    }
+
     /// Interns the state that `subset` is after a byte from `state`: with the count
     /// class of the counted string if it holds it, counting a character when one starts.
     pub(super) fn intern_successor(&mut self, state: usize, subset: Subset) -> Result<LexState> {
@@ -286,7 +296,7 @@ impl<'a> Builder<'a> {
     /// position of a shorter length-bounded string beside the counted one, a state per
     /// count near a bound. Returns whether it interned a state not seen before.
     pub(super) fn leave_far_runs(&mut self) -> Result<bool> {
-        let Some(counter) = &self.counter else { return Ok(false) };
+        let Some(counter) = self.counter.as_ref().filter(|_| !self.leaving.is_empty()) else { return Ok(false) };
         let graph = self.count_graph();
         let (fewest, most) = (fewest_counted(&graph), most_counted(&graph));
         let (reached, waiting): (Vec<Leaving>, Vec<Leaving>) = std::mem::take(&mut self.leaving).into_iter().partition(|l| {
@@ -308,16 +318,18 @@ impl<'a> Builder<'a> {
     /// run), each with whether the transition starts a character of the counted string.
     fn count_graph(&self) -> Vec<Vec<(usize, bool)>> {
         let stride = self.representatives.len();
+        let mut last_source = vec![usize::MAX; self.subsets.len()];
         (0..self.subsets.len())
             .map(|q| {
-                let mut targets: Vec<usize> = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()).collect();
-                targets.extend(self.left.get(&q).into_iter().flatten());
-                targets.sort_unstable();
-                targets.dedup();
+                let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
                 let counts = |t: usize| {
                     self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
                 };
-                targets.into_iter().map(|t| (t, counts(t))).collect()
+                table
+                    .chain(self.left.get(&q).into_iter().flatten().copied())
+                    .filter(|&t| std::mem::replace(&mut last_source[t], q) != q)
+                    .map(|t| (t, counts(t)))
+                    .collect()
             })
             .collect()
     }

@@ -550,10 +550,11 @@ struct Builder<'a> {
     generation: u32,
     /// Per byte class: the NFA states one byte of it leads to (reused between states).
     seeds: Vec<Vec<(u32, StateID)>>,
-    /// Where sets of seeds led (see [`Builder::successors`]), bounded by
-    /// [`SUCCESSOR_MEMO_SEEDS`]: the states of a pattern searched anywhere in a string
-    /// (`.*` before it) reach the same seeds from many states.
-    successor_memo: HashMap<Box<[(u32, StateID)]>, LexState>,
+    /// Where sets of seeds led from a source's place in the counted string (see
+    /// [`Builder::successors`]), bounded by [`SUCCESSOR_MEMO_SEEDS`]: the states of a
+    /// pattern searched anywhere in a string (`.*` before it) reach the same seeds from
+    /// many states.
+    successor_memo: HashMap<SuccessorKey, Successor>,
     /// The seeds held in `successor_memo`.
     successor_memo_seeds: usize,
     /// Buffers of `closure_of`, reused between calls.
@@ -736,52 +737,79 @@ impl<'a> Builder<'a> {
     }
 
     /// The states after reading each byte class from DFA state `state`, in class order.
-    /// One pass over the state's NFA states sends each transition to the classes its
-    /// byte range covers (byte classes never straddle a range's ends). Classes that
-    /// reach the same NFA states share one closure: patterns with large Unicode classes
-    /// split the bytes into many classes that mostly lead to the same place.
+    /// The state's NFA states cut the byte classes into a few runs (a run's classes are
+    /// treated alike by every transition: patterns with large Unicode classes split the
+    /// bytes into many classes that mostly lead to the same place); one pass over the NFA
+    /// states sends each transition to the runs its byte range covers, and each run's
+    /// seeds are closed once.
     fn successors(&mut self, state: usize) -> Result<Vec<LexState>> {
         let stride = self.representatives.len();
+        let run_of = self.class_runs(state);
+        let runs = run_of.last().map_or(0, |&r| r as usize + 1);
         let mut seeds = std::mem::take(&mut self.seeds);
         seeds.iter_mut().for_each(Vec::clear);
-        seeds.resize_with(stride, Vec::new);
+        seeds.resize_with(runs.max(seeds.len()), Vec::new);
         for &(p, s) in &self.subsets[state] {
             self.for_each_byte_range(p, s, |start, end, next| {
-                let classes = usize::from(self.classes[start as usize])..=usize::from(self.classes[end as usize]);
-                seeds[classes].iter_mut().for_each(|seeds| seeds.push((p, next)));
+                let first = run_of[usize::from(self.classes[start as usize])] as usize;
+                let last = run_of[usize::from(self.classes[end as usize])] as usize;
+                seeds[first..=last].iter_mut().for_each(|seeds| seeds.push((p, next)));
             });
         }
-        // Without counting, where seeds lead depends on the seeds alone, so the memo
-        // serves every state; with it, the count class depends on the source state.
-        if self.counter.is_some() {
-            self.successor_memo.clear();
-        }
-        let mut targets: Vec<LexState> = Vec::with_capacity(stride);
-        for (class, class_seeds) in seeds.iter().enumerate() {
-            let target = if class_seeds.is_empty() {
+        let from = self.count_place(state);
+        let mut run_targets: SmallVec<[LexState; 16]> = SmallVec::with_capacity(runs);
+        for run_seeds in &seeds[..runs] {
+            let target = if run_seeds.is_empty() {
                 LexState::DEAD
-            } else if class > 0 && seeds[class - 1] == *class_seeds {
-                targets[class - 1]
-            } else if let Some(&target) = self.successor_memo.get(class_seeds.as_slice()) {
-                target
+            } else if let Some(known) = self.successor_memo.get(&SuccessorQuery { from, seeds: run_seeds }) {
+                if let Some((subset, class)) = &known.leaving {
+                    self.leaving.push(Leaving { source: state, subset: subset.clone(), class: *class });
+                }
+                known.target
             } else {
-                let subset = self.closure_of(class_seeds);
+                let subset = self.closure_of(run_seeds);
+                let leaving_before = self.leaving.len();
                 let target = self.intern_successor(state, subset)?;
-                self.remember_successor(class_seeds, target);
+                let leaving = self.leaving[leaving_before..].last().map(|l| (l.subset.clone(), l.class));
+                self.remember_successor(from, run_seeds, Successor { target, leaving });
                 target
             };
-            targets.push(target);
+            run_targets.push(target);
         }
         self.seeds = seeds;
-        Ok(targets)
+        debug_assert_eq!(run_of.len(), stride);
+        Ok(run_of.iter().map(|&r| run_targets[r as usize]).collect())
     }
 
-    /// Keeps `seeds → target` for later states while the memo's seeds stay under
-    /// [`SUCCESSOR_MEMO_SEEDS`] in all.
-    fn remember_successor(&mut self, seeds: &[(u32, StateID)], target: LexState) {
-        if self.successor_memo_seeds + seeds.len() <= SUCCESSOR_MEMO_SEEDS {
-            self.successor_memo_seeds += seeds.len();
-            self.successor_memo.insert(seeds.into(), target);
+    /// For each byte class (in order), its run among the classes that `state`'s NFA
+    /// states treat alike: a run ends where some transition's byte range starts or ends.
+    fn class_runs(&self, state: usize) -> SmallVec<[u32; 256]> {
+        let stride = self.representatives.len();
+        let mut cut = [false; 257];
+        for &(p, s) in &self.subsets[state] {
+            self.for_each_byte_range(p, s, |start, end, _| {
+                cut[usize::from(self.classes[start as usize])] = true;
+                cut[usize::from(self.classes[end as usize]) + 1] = true;
+            });
+        }
+        let mut run = 0u32;
+        (0..stride)
+            .map(|class| {
+                if class > 0 && cut[class] {
+                    run += 1;
+                }
+                run
+            })
+            .collect()
+    }
+
+    /// Keeps where `seeds` led from place `from` for later states, while the memo's
+    /// NFA states stay under [`SUCCESSOR_MEMO_SEEDS`] in all.
+    fn remember_successor(&mut self, from: (Part, u32), seeds: &[(u32, StateID)], known: Successor) {
+        let size = seeds.len() + known.leaving.as_ref().map_or(0, |(subset, _)| subset.len());
+        if self.successor_memo_seeds + size <= SUCCESSOR_MEMO_SEEDS {
+            self.successor_memo_seeds += size;
+            self.successor_memo.insert(SuccessorKey { from, seeds: seeds.into() }, known);
         }
     }
 
@@ -862,7 +890,6 @@ impl<'a> Builder<'a> {
     /// counts a string must grow to): it can complete while its string is open and the
     /// count is within its maximum.
     fn completable_sets(&self) -> Result<Vec<TerminalSet>> {
-        let n = self.subsets.len();
         let capacity = self.grammar.terminals.len();
         let counted = TerminalSet::with_ids(capacity, self.terminals.iter().filter(|t| t.bounds.is_some()).map(|t| t.id));
         let mut sets: Vec<TerminalSet> = self
@@ -870,43 +897,89 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|a| TerminalSet::with_ids(capacity, a.iter().copied().filter(|&t| !counted.contains(t))))
             .collect();
-        let stride = self.representatives.len();
-        let successors: Vec<Vec<usize>> = (0..n)
-            .map(|q| {
-                let mut targets: Vec<usize> = self.transitions[q * stride..(q + 1) * stride]
-                    .iter()
-                    .map(|t| t.index())
-                    .filter(|&t| t != q && t != LexState::DEAD.index())
-                    .collect();
-                targets.sort_unstable();
-                targets.dedup();
-                targets
-            })
-            .collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for q in (0..n).rev() {
-                if q % DEADLINE_EVERY == 0 {
-                    self.deadline.check()?;
-                }
-                for &target in &successors[q] {
-                    let (a, b) = if q < target {
-                        let (lo, hi) = sets.split_at_mut(target);
-                        (&mut lo[q], &hi[0])
-                    } else {
-                        let (lo, hi) = sets.split_at_mut(q);
-                        (&mut hi[0], &lo[target])
-                    };
-                    changed |= a.union_with(b);
-                }
+        let successors = self.live_successors();
+        // Components come sinks first, so every set a component reads outside itself is
+        // complete; inside it every state completes what any member accepts.
+        for (i, component) in strongly_connected_components(&successors).iter().enumerate() {
+            if i % DEADLINE_EVERY == 0 {
+                self.deadline.check()?;
             }
+            let mut set = TerminalSet::new(capacity);
+            for &q in component {
+                set.union_with(&sets[q]);
+                successors[q].iter().for_each(|&t| _ = set.union_with(&sets[t]));
+            }
+            component.iter().for_each(|&q| sets[q].clone_from(&set));
         }
         for (q, set) in sets.iter_mut().enumerate() {
             self.add_counted_completable(q, set);
         }
         Ok(sets)
     }
+
+    /// Per state, its distinct successors other than itself and the dead state.
+    fn live_successors(&self) -> Vec<Vec<usize>> {
+        let stride = self.representatives.len();
+        let mut last_source = vec![usize::MAX; self.subsets.len()];
+        (0..self.subsets.len())
+            .map(|q| {
+                let table = &self.transitions[q * stride..(q + 1) * stride];
+                table
+                    .iter()
+                    .map(|t| t.index())
+                    .filter(|&t| t != q && t != LexState::DEAD.index())
+                    .filter(|&t| std::mem::replace(&mut last_source[t], q) != q)
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The strongly connected components of the graph `successors` (by state index), each
+/// after every component it reaches (Tarjan's algorithm, iterative).
+fn strongly_connected_components(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let n = successors.len();
+    let (mut index, mut low) = (vec![UNSEEN; n], vec![0; n]);
+    let mut on_stack = vec![false; n];
+    let (mut stack, mut components) = (Vec::new(), Vec::new());
+    let mut next_index = 0;
+    // The depth-first path: a state and how many of its successors it has visited.
+    let mut path: Vec<(usize, usize)> = Vec::new();
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        path.push((root, 0));
+        while let Some(&mut (q, ref mut visited)) = path.last_mut() {
+            if *visited == 0 {
+                (index[q], low[q]) = (next_index, next_index);
+                next_index += 1;
+                stack.push(q);
+                on_stack[q] = true;
+            }
+            if let Some(&t) = successors[q].get(*visited) {
+                *visited += 1;
+                if index[t] == UNSEEN {
+                    path.push((t, 0));
+                } else if on_stack[t] {
+                    low[q] = low[q].min(index[t]);
+                }
+                continue;
+            }
+            path.pop();
+            if let Some(&(parent, _)) = path.last() {
+                low[parent] = low[parent].min(low[q]);
+            }
+            if low[q] == index[q] {
+                let at = stack.iter().rposition(|&s| s == q).unwrap_or(0);
+                let component: Vec<usize> = stack.drain(at..).collect();
+                component.iter().for_each(|&s| on_stack[s] = false);
+                components.push(component);
+            }
+        }
+    }
+    components
 }
 
 /// Calls `visit(start, end, next)` for each range of bytes that NFA state `state`
@@ -937,6 +1010,36 @@ fn byte_ranges(state: &thompson::State, mut visit: impl FnMut(u8, u8, StateID)) 
         }
         _ => {}
     }
+}
+
+/// A successor memo key: the seeds one byte run leads to, and the source state's place
+/// in the counted string (its part and count class), on which the target's count class
+/// depends. Without counting every state is in the same place.
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct SuccessorKey {
+    from: (Part, u32),
+    seeds: Box<[(u32, StateID)]>,
+}
+
+/// A [`SuccessorKey`] borrowed for lookup (hashes as the key does: fields in order).
+#[derive(Hash)]
+struct SuccessorQuery<'s> {
+    from: (Part, u32),
+    seeds: &'s [(u32, StateID)],
+}
+
+impl hashbrown::Equivalent<SuccessorKey> for SuccessorQuery<'_> {
+    fn equivalent(&self, key: &SuccessorKey) -> bool {
+        self.from == key.from && *self.seeds == *key.seeds
+    }
+}
+
+/// Where a memoized run of seeds led: the state, and the transition out of a far run
+/// that each source reaching it records (subset and count class), if any.
+#[derive(Debug)]
+struct Successor {
+    target: LexState,
+    leaving: Option<(Subset, u32)>,
 }
 
 /// The lexer build reads the clock once per this many states (a read costs about as

@@ -274,3 +274,20 @@ fn strings_are_not_counted_beside_other_priorities() {
     let q = lex(&lexer, b"\"ab");
     assert_eq!(names(&g, &lexer.completable(q).iter().collect::<Vec<_>>()), ["LONG", "ANY"]);
 }
+
+#[test]
+fn components_come_after_every_component_they_reach() {
+    // 0 → 1 ⇄ 2 → 3, 3 ⇄ 4, 4 → 5, 0 → 5; 6 alone with a self-loop.
+    let successors = vec![vec![1, 5], vec![2], vec![1, 3], vec![4], vec![3, 5], vec![], vec![6]];
+    let components = strongly_connected_components(&successors);
+    let mut sorted = components.clone();
+    sorted.iter_mut().for_each(|c| c.sort());
+    sorted.sort();
+    assert_eq!(sorted, vec![vec![0], vec![1, 2], vec![3, 4], vec![5], vec![6]]);
+    let position = |q: usize| components.iter().position(|c| c.contains(&q)).unwrap();
+    for (q, targets) in successors.iter().enumerate() {
+        for &t in targets {
+            assert!(position(t) <= position(q), "{t}'s component comes before {q}'s");
+        }
+    }
+}
