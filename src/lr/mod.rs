@@ -400,9 +400,8 @@ impl Lr0 {
         while changed {
             deadline.check()?;
             changed = false;
-            for &((s, k), (t, tk)) in &propagate {
-                let from = lookaheads[s][k].clone();
-                changed |= lookaheads[t][tk].union_with(&from);
+            for &(from, to) in &propagate {
+                changed |= union_into(&mut lookaheads, from, to);
             }
         }
         Ok(lookaheads)
@@ -456,7 +455,7 @@ impl Lr0 {
                 reductions.push(Reduction { production: ProductionId(item.0), lookahead });
             }
             reductions.sort_unstable_by_key(|r| r.production);
-            tables.conflicts += count_conflicts(&shifts, &reductions, terminal_count);
+            tables.conflicts += count_conflicts(&shifts, &reductions);
             tables.shifts.push(shifts);
             tables.gotos.push(gotos);
             tables.reductions.push(reductions);
@@ -466,9 +465,34 @@ impl Lr0 {
     }
 }
 
-fn count_conflicts(shifts: &[(TerminalId, LrState)], reductions: &[Reduction], terminal_count: usize) -> usize {
-    (0..=terminal_count as u32)
-        .map(TerminalId)
+/// Adds the lookaheads of kernel item `from` (state, item) to those of item `to`; whether
+/// they grew.
+fn union_into(lookaheads: &mut [Vec<TerminalSet>], from: (usize, usize), to: (usize, usize)) -> bool {
+    let ((s, k), (t, tk)) = (from, to);
+    if s == t {
+        let items = &mut lookaheads[s];
+        if k == tk {
+            return false;
+        }
+        let (lo, hi) = items.split_at_mut(k.max(tk));
+        return if k < tk { hi[0].union_with(&lo[k]) } else { lo[tk].union_with(&hi[0]) };
+    }
+    let (lo, hi) = lookaheads.split_at_mut(s.max(t));
+    if s < t {
+        hi[0][tk].union_with(&lo[s][k])
+    } else {
+        lo[t][tk].union_with(&hi[0][k])
+    }
+}
+
+/// The terminals on which a state can do two things: shift and reduce, or reduce two
+/// ways. Only a terminal in some reduction's lookahead can.
+fn count_conflicts(shifts: &[(TerminalId, LrState)], reductions: &[Reduction]) -> usize {
+    let [first, rest @ ..] = reductions else { return 0 };
+    let mut candidates = first.lookahead.clone();
+    rest.iter().for_each(|r| _ = candidates.union_with(&r.lookahead));
+    candidates
+        .iter()
         .filter(|&t| {
             let shift = shifts.binary_search_by_key(&t, |&(x, _)| x).is_ok() as usize;
             shift + reductions.iter().filter(|r| r.lookahead.contains(t)).count() > 1
