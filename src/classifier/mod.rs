@@ -24,6 +24,10 @@
 //!   stack tails are read once), and a path stops when the automaton state is empty,
 //!   the point past which deeper stack cannot change the answer.
 //!
+//! A lexer state planned [`Plan::Derived`] (see [`TokenSpanner::plan`]) has no automaton
+//! of its own: its mask is its reference's, with the tokens under the first bytes the two
+//! step apart on taken out, and its part's automaton supplies those.
+//!
 //! States and edges are built on first use (like `regex-automata`'s lazy DFA) and kept
 //! in a cache whose memory is bounded by [`ClassifierConfig::cache_capacity`]: past it, a
 //! lexer state's cache is cleared and rebuilt as needed. [`StackClassifier::build_eager`]
@@ -66,7 +70,7 @@ use crate::ir::TerminalSet;
 use crate::lexer::LexState;
 use crate::lr::{LrState, LrTables};
 use crate::matcher::CompiledGrammar;
-use crate::spanner::{SpannerRow, TokenSpanner};
+use crate::spanner::{Derivation, Plan, SpannerRow, TokenSpanner};
 use crate::tokenizer::Vocabulary;
 use crate::words::Words;
 use hashbrown::{HashMap, HashSet};
@@ -75,7 +79,7 @@ use rayon::prelude::*;
 use simulate::{Blocked, Limits, Overflow, Simulator};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
 /// Bounds of the classifier.
@@ -127,6 +131,9 @@ pub struct ClassifierStats {
     /// Lexer states whose automaton exists: only the states rows are built for (a state
     /// sharing another's row, see [`TokenSpanner::row_state`], shares its automaton).
     pub lexer_states: usize,
+    /// Lexer states whose masks are derived from another's ([`TokenSpanner::plan`]) and
+    /// whose part's automaton exists.
+    pub derived_lexer_states: usize,
     /// Automaton states over all lexer states.
     pub states: usize,
     /// Automaton edges over all lexer states.
@@ -148,6 +155,9 @@ pub struct StackClassifier {
     /// Per LR state, the terminals it shifts.
     shiftable: Box<[TerminalSet]>,
     automata: Box<[OnceLock<RowAutomaton>]>,
+    /// By lexer state, as `automata`: the automaton of a derived state's part
+    /// ([`TokenSpanner::part`]).
+    parts: Box<[OnceLock<PartAutomaton>]>,
     /// `u32` words of a mask.
     words: usize,
     /// Bytes counted against [`ClassifierConfig::cache_capacity`].
@@ -170,6 +180,14 @@ struct RowAutomaton {
     /// Bytes of `trie` and `large` (fixed once built).
     bytes: usize,
     dfa: RwLock<Dfa>,
+}
+
+/// The automaton of a derived state's part, and how to take the tokens it decides out
+/// of its reference's mask.
+struct PartAutomaton {
+    automaton: RowAutomaton,
+    /// All tokens but those to take out, when they are too many to clear one by one.
+    keep: Option<Words>,
 }
 
 /// Classes with more tokens than this are kept as dense bitmaps, so that a token set
@@ -309,9 +327,10 @@ impl StackClassifier {
         let shiftable = (0..tables.state_count())
             .map(|s| TerminalSet::with_ids(tables.terminal_capacity(), tables.shifts(LrState(s as u32)).iter().map(|&(t, _)| t)))
             .collect();
-        let automata = (0..spanner.compiled().lexer().state_count()).map(|_| OnceLock::new()).collect();
+        let states = spanner.compiled().lexer().state_count();
+        let (automata, parts) = ((0..states).map(|_| OnceLock::new()).collect(), (0..states).map(|_| OnceLock::new()).collect());
         let words = spanner.vocab().len().div_ceil(32);
-        StackClassifier { spanner, config, shiftable, automata, words, bytes: AtomicUsize::new(0) }
+        StackClassifier { spanner, config, shiftable, automata, parts, words, bytes: AtomicUsize::new(0) }
     }
 
     /// The token spanner it classifies (also the exact fallback path's input).
@@ -406,8 +425,10 @@ impl StackClassifier {
 
     /// Sizes of what has been built so far.
     pub fn stats(&self) -> ClassifierStats {
-        let mut stats = ClassifierStats::default();
-        for automaton in self.automata.iter().filter_map(OnceLock::get) {
+        let derived_lexer_states = self.parts.iter().filter(|p| p.get().is_some()).count();
+        let mut stats = ClassifierStats { derived_lexer_states, ..Default::default() };
+        let parts = self.parts.iter().filter_map(|p| Some(&p.get()?.automaton));
+        for automaton in self.automata.iter().filter_map(OnceLock::get).chain(parts) {
             let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
             stats.lexer_states += 1;
             stats.states += dfa.states.len();
@@ -429,6 +450,23 @@ impl StackClassifier {
         })
     }
 
+    /// The automaton of derived state `q`'s part ([`TokenSpanner::part`]).
+    fn part_automaton(&self, q: LexState, derivation: &Derivation) -> &PartAutomaton {
+        let q = self.spanner.row_state(q);
+        self.parts[q.index()].get_or_init(|| {
+            let row = self.spanner.part(q);
+            let large = large_class_bitmaps(&row, self.words);
+            let trie = self.vocab().trie();
+            let keep = (derivation.cleared_len(trie) > self.words / 4).then(|| {
+                let mut keep = vec![u32::MAX; self.words];
+                derivation.cleared(trie).for_each(|tokens| clear_bits(&mut keep, tokens));
+                self.bytes.fetch_add(self.words * 4, Ordering::Relaxed);
+                keep.into()
+            });
+            PartAutomaton { automaton: self.new_automaton(row, large), keep }
+        })
+    }
+
     /// The automaton of `row` with no states built beyond the dead and start ones.
     fn new_automaton(&self, row: Arc<SpannerRow>, large: HashMap<u32, Words>) -> RowAutomaton {
         let trie = LexemeTrie::new(&row, self.compiled().lexer(), self.compiled().tables().terminal_capacity());
@@ -438,25 +476,52 @@ impl StackClassifier {
     }
 
     /// Set, in `mask`, the bit of every token with bytes that keeps the text a viable
-    /// prefix, for the GSS of `parser` and the pending lexer state `q` (other bits are
-    /// left as they are). Returns `false`, leaving `mask` untouched, when a transition
-    /// needed could not be built within the bounds: the caller must then use an exact
-    /// path of its own (the matcher uses the per-class mask).
+    /// prefix, for the GSS of `parser` and the pending lexer state `q`; `mask` must hold
+    /// no such token's bit yet (other bits are left as they are). Returns `false`,
+    /// leaving `mask` untouched, when a transition needed could not be built within the
+    /// bounds: the caller must then use an exact path of its own (the matcher uses the
+    /// per-class mask).
     pub(crate) fn mask_into(&self, parser: &Parser, q: LexState, mask: &mut [u32]) -> bool {
+        let q = self.spanner.row_state(q);
+        if self.automata[q.index()].get().is_none() {
+            if let Plan::Derived(derivation) = self.spanner.plan(q) {
+                return self.derived_mask_into(parser, q, derivation, mask);
+            }
+        }
         let automaton = self.automaton(q);
+        let Some((dfa, outputs)) = self.walk(automaton, parser) else { return false };
+        outputs.iter().for_each(|&o| dfa.outputs[o as usize].write(automaton, mask));
+        true
+    }
+
+    /// [`StackClassifier::mask_into`] for a state derived from another's row: the
+    /// reference's mask without the tokens under the first bytes the two step apart on,
+    /// and the part's mask for those.
+    fn derived_mask_into(&self, parser: &Parser, q: LexState, derivation: &Derivation, mask: &mut [u32]) -> bool {
+        let (reference, PartAutomaton { automaton: part, keep }) =
+            (self.automaton(derivation.reference), self.part_automaton(q, derivation));
+        let Some((reference_dfa, reference_outputs)) = self.walk(reference, parser) else { return false };
+        let Some((part_dfa, part_outputs)) = self.walk(part, parser) else { return false };
+        reference_outputs.iter().for_each(|&o| reference_dfa.outputs[o as usize].write(reference, mask));
+        match keep {
+            Some(keep) => mask.iter_mut().zip(keep.iter()).for_each(|(m, k)| *m &= k),
+            None => derivation.cleared(self.vocab().trie()).for_each(|tokens| clear_bits(mask, tokens)),
+        }
+        part_outputs.iter().for_each(|&o| part_dfa.outputs[o as usize].write(part, mask));
+        true
+    }
+
+    /// The token sets to OR for the GSS of `parser` in `automaton`, building the edges it
+    /// lacks; `None` when one cannot be built within the bounds.
+    fn walk<'a>(&self, automaton: &'a RowAutomaton, parser: &Parser) -> Option<(RwLockReadGuard<'a, Dfa>, SmallVec<[u32; 8]>)> {
         if self.bytes.load(Ordering::Relaxed) > self.config.cache_capacity {
             self.clear(automaton);
         }
         loop {
             let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
             match walk(&dfa, parser) {
-                Walk::Done(outputs) => {
-                    for o in outputs {
-                        dfa.outputs[o as usize].write(automaton, mask);
-                    }
-                    return true;
-                }
-                Walk::Overflow => return false,
+                Walk::Done(outputs) => return Some((dfa, outputs)),
+                Walk::Overflow => return None,
                 Walk::Missing(state, lr) => {
                     drop(dfa);
                     let mut dfa = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
@@ -589,6 +654,12 @@ fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Words> {
             (i as u32, bits.into())
         })
         .collect()
+}
+
+fn clear_bits(mask: &mut [u32], tokens: &[u32]) {
+    for &t in tokens {
+        mask[t as usize / 32] &= !(1 << (t % 32));
+    }
 }
 
 fn or_into(mask: &mut [u32], bits: &[u32]) {

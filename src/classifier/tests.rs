@@ -190,3 +190,23 @@ fn an_artifact_file_is_read_in_place_and_masks_exactly() {
         other => panic!("expected an I/O error for a missing file, got {other:?}"),
     }
 }
+
+#[test]
+fn derived_states_equal_the_reference() {
+    // Keys beside any other string: the states along a key name take the "other string"
+    // state's automaton, corrected by the automaton of their few own first bytes.
+    let c = classifier(
+        r#"start: "{" (pair ("," pair)*)? "}"
+           pair: (KEY | STR) ":" (NUM | STR)
+           KEY.2: /"(name|nest|id)"/
+           STR: /"[a-z]*"/
+           NUM: /[0-9]+/
+           %ignore " ""#,
+        &["{", "}", "\"", "n", "na", "ne", "me", "m", "e", "s", "st", "t\"", "id", "x", "xy", "\":", "\",", ":", ",", " ", "1", "a", "me\":"],
+        ClassifierConfig::default(),
+    );
+    // At `"nes` as a value, `t"` would close a KEY there (its priority wins), so it is
+    // not viable, though it is in the "other string" state.
+    check_text(&c, r#"{"name": "nam", "nest":1, "nx": "x", "id": "nesx", "nestxy": 1}"#);
+    assert!(c.stats().derived_lexer_states >= 3, "{:?}", c.stats());
+}

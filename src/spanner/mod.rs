@@ -14,7 +14,9 @@
 //! [`TokenSpanner`], which is `Send + Sync` and shared by every sequence using the same
 //! grammar and vocabulary. States that no text as long as the longest token tells apart
 //! ([`Lexer::equivalent_within`]: a length-bounded string's states far from the bound)
-//! share one row ([`TokenSpanner::row_state`]).
+//! share one row ([`TokenSpanner::row_state`]). A state whose first bytes mostly step as
+//! another's does needs no row of its own ([`TokenSpanner::plan`], [`Derivation`]): the
+//! classifier corrects that state's masks by its [part](TokenSpanner::part).
 //!
 //! This is seed 004's "token spanner table" and seed 000's per-state lexing of tokens.
 //!
@@ -52,6 +54,9 @@ use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 use subtrees::SubtreeWalks;
 
+pub use derive::{Derivation, Plan};
+
+mod derive;
 mod subtrees;
 
 /// How many times, on average, finding the lexer states that share rows may examine each
@@ -180,14 +185,19 @@ pub struct TokenSpanner {
     row_states: Box<[LexState]>,
     /// By lexer state; only the slots of row states are used.
     rows: Box<[OnceLock<Arc<SpannerRow>>]>,
+    /// By lexer state, as `rows`: how its masks are had, and the part of a derived row.
+    plans: Box<[OnceLock<Plan>]>,
+    parts: Box<[OnceLock<Arc<SpannerRow>>]>,
     subtrees: SubtreeWalks,
 }
 
 impl std::fmt::Debug for TokenSpanner {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let built = self.rows.iter().filter(|r| r.get().is_some()).count();
+        let parts = self.parts.iter().filter(|r| r.get().is_some()).count();
         f.debug_struct("TokenSpanner")
             .field("rows_built", &built)
+            .field("parts_built", &parts)
             .field("rows", &self.rows.len())
             .field("subtree_walk_bytes", &self.subtrees.bytes())
             .finish()
@@ -219,9 +229,9 @@ impl TokenSpanner {
         let all = || (0..lexer.state_count()).map(LexState::from_index).collect();
         let budget = EQUIVALENCE_PASSES * lexer.state_count();
         let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
-        let rows = (0..lexer.state_count()).map(|_| OnceLock::new()).collect();
         let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
-        TokenSpanner { compiled, vocab, row_states, rows, subtrees }
+        let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
+        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, subtrees }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -257,7 +267,66 @@ impl TokenSpanner {
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees))))
+        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees, |_| true))))
+    }
+
+    /// How the masks of lexer state `q` (and of the states sharing its row) are had:
+    /// from its own [row](TokenSpanner::row), or derived from another state's row
+    /// ([`Derivation`]) when the two step alike on the first bytes of enough tokens.
+    /// Decided on first use (only the lexer's first steps are compared; no row is
+    /// built); a state whose row is built already is planned whole.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, spanner::{Plan, TokenSpanner}, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    /// // A key name among any other strings.
+    /// let g = Grammar::from_lark(r#"start: KEY | STRING
+    ///                               KEY.2: "\"name\""
+    ///                               STRING: /"[a-z]*"/"#).unwrap();
+    /// let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(
+    ///     ["a", "b", "c", "m", "me", "x\"", "\""].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// let spanner = TokenSpanner::new(compiled.clone(), vocab);
+    /// let lexer = compiled.lexer();
+    /// let after = |text: &[u8]| text.iter().fold(lexer.start(), |q, &b| lexer.next(q, b));
+    /// // Inside "na, every byte but `m` steps as it does inside "x.
+    /// let Plan::Derived(d) = spanner.plan(after(b"\"na")) else { panic!("not derived") };
+    /// assert_eq!(d.reference, spanner.row_state(after(b"\"x")));
+    /// assert!(d.steps_apart(b'm') && !d.steps_apart(b'a'));
+    /// // The part: the tokens starting with `m`.
+    /// assert_eq!(spanner.part(after(b"\"na")).token_count(), 2);
+    /// ```
+    pub fn plan(&self, q: LexState) -> &Plan {
+        let q = self.row_state(q);
+        self.plans[q.index()].get_or_init(|| {
+            let (lexer, trie) = (self.compiled.lexer(), self.vocab.trie());
+            let row_state = |s: LexState| self.row_state(s);
+            if self.rows[q.index()].get().is_some() || derive::is_hub(lexer, trie, q, row_state) {
+                return Plan::Whole;
+            }
+            let whole = |r: LexState| match self.plans[r.index()].get() {
+                Some(plan) => *plan == Plan::Whole,
+                None => {
+                    let may_plan = r.index() < q.index() || derive::is_hub(lexer, trie, r, row_state);
+                    may_plan && *self.plan(r) == Plan::Whole
+                }
+            };
+            derive::plan(lexer, trie, q, row_state, whole)
+        })
+    }
+
+    /// The part of a derived state's row ([`TokenSpanner::plan`]): its classes of the
+    /// tokens whose first byte it and its reference step apart on. For a state planned
+    /// whole, its whole row.
+    pub fn part(&self, q: LexState) -> Arc<SpannerRow> {
+        let q = self.row_state(q);
+        let Plan::Derived(derivation) = self.plan(q) else { return self.row(q) };
+        let slot = &self.parts[q.index()];
+        Arc::clone(slot.get_or_init(|| {
+            let lexer = self.compiled.lexer();
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |byte| derivation.steps_apart(byte)))
+        }))
     }
 
     /// The state whose row `q` shares: the smallest state that no text as long as the
@@ -328,6 +397,11 @@ impl TokenSpanner {
     }
 }
 
+/// `count` empty cells.
+fn slots<T>(count: usize) -> Box<[OnceLock<T>]> {
+    (0..count).map(|_| OnceLock::new()).collect()
+}
+
 /// What feeding `byte` in lexer state `q` does, as the recognizer does it: whether it
 /// first closes the lexeme accepted in `q` (restarting on `byte`), and the state it leads
 /// to; `None` when the lexer dies.
@@ -343,16 +417,17 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
     (!restart.is_dead()).then_some((true, restart))
 }
 
-/// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state).
+/// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
+/// tokens whose first byte `firsts` keeps.
 ///
 /// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
 /// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
 /// a first-level subtree that earlier rows walked from the same state is merged from
 /// `subtrees`.
-fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeWalks) -> SpannerRow {
+fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeWalks, firsts: impl Fn(u8) -> bool) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
-    for child in trie.children(TokenTrie::ROOT) {
+    for child in trie.children(TokenTrie::ROOT).filter(|&c| firsts(trie.nodes()[c].byte)) {
         walk.path.truncate(1);
         let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
         if walk.take_whole(child, next) {

@@ -206,3 +206,55 @@ fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
     assert!(kept.subtrees.bytes() > 0, "some walks were kept and merged");
     assert_eq!(walked.subtrees.bytes(), 0);
 }
+
+#[test]
+fn derived_plans_stand_for_the_rows_they_replace() {
+    // Keys spelled out beside any other string: the states along the keys step as the
+    // "other string" state does on every first byte but the next letters of a key.
+    let g = bnf_with(
+        "s: item | item s
+         item: KEY | OTHER | NUM",
+        &[("KEY", r#""(abc|abd|bcd)""#, false), ("OTHER", r#""([^"\\\\]|\\\\.)*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let lexer = compiled.lexer();
+    let alphabet: [&[u8]; 8] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1"];
+    let tokens = tokens_over(&alphabet, &["é".as_bytes(), b"abcabc", b"x"]);
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None));
+    let planned = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
+    let whole = TokenSpanner::new(Arc::clone(&compiled), vocab);
+    // Per token: its lexemes and what its end state accepts and can complete.
+    type Fate = (Vec<Lexeme>, Vec<TerminalId>, Vec<TerminalId>);
+    let fates = |row: &SpannerRow| -> HashMap<u32, Fate> {
+        let mut fates = HashMap::new();
+        for (i, class) in row.classes().iter().enumerate() {
+            let fate = (class.lexemes.to_vec(), lexer.accepts(class.end).to_vec(), lexer.completable(class.end).iter().collect());
+            fates.extend(row.tokens(i).iter().map(|&t| (t, fate.clone())));
+        }
+        fates
+    };
+    let mut derived = 0;
+    for prefix in [&b"\""[..], b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"12"] {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let q = r.lex_state();
+        let Plan::Derived(d) = planned.plan(q).clone() else { continue };
+        derived += 1;
+        assert_eq!(*planned.plan(d.reference), Plan::Whole, "{prefix:?}: a reference is planned whole");
+        let (from_reference, from_part) = (fates(&planned.row(d.reference)), fates(&planned.part(q)));
+        let cleared: Vec<u32> = d.cleared(planned.vocab().trie()).flatten().copied().collect();
+        let expected = fates(&whole.row(q));
+        for (id, token) in tokens.iter().enumerate() {
+            let id = id as u32;
+            let fate = if d.steps_apart(token[0]) {
+                assert!(!from_reference.contains_key(&id) || cleared.contains(&id), "{prefix:?} + {token:?} is cleared");
+                from_part.get(&id)
+            } else {
+                assert!(!from_part.contains_key(&id), "{prefix:?} + {token:?} is not in the part");
+                from_reference.get(&id)
+            };
+            assert_eq!(fate, expected.get(&id), "{prefix:?} + {token:?}");
+        }
+    }
+    assert!(derived >= 4, "the states along the keys are derived ({derived})");
+}
