@@ -132,7 +132,8 @@ pub struct ClassifierStats {
     /// sharing another's row, see [`TokenSpanner::row_state`], shares its automaton).
     pub lexer_states: usize,
     /// Lexer states whose masks are derived from another's ([`TokenSpanner::plan`]) and
-    /// whose part's automaton exists.
+    /// whose part's automaton exists (its states and edges are counted in the fields
+    /// below).
     pub derived_lexer_states: usize,
     /// Automaton states over all lexer states.
     pub states: usize,
@@ -425,12 +426,12 @@ impl StackClassifier {
 
     /// Sizes of what has been built so far.
     pub fn stats(&self) -> ClassifierStats {
+        let lexer_states = self.automata.iter().filter(|a| a.get().is_some()).count();
         let derived_lexer_states = self.parts.iter().filter(|p| p.get().is_some()).count();
-        let mut stats = ClassifierStats { derived_lexer_states, ..Default::default() };
+        let mut stats = ClassifierStats { lexer_states, derived_lexer_states, ..Default::default() };
         let parts = self.parts.iter().filter_map(|p| Some(&p.get()?.automaton));
         for automaton in self.automata.iter().filter_map(OnceLock::get).chain(parts) {
             let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
-            stats.lexer_states += 1;
             stats.states += dfa.states.len();
             stats.edges += dfa.edges.len();
             stats.outputs += dfa.outputs.len();
@@ -460,10 +461,14 @@ impl StackClassifier {
             let keep = (derivation.cleared_len(trie) > self.words / 4).then(|| {
                 let mut keep = vec![u32::MAX; self.words];
                 derivation.cleared(trie).for_each(|tokens| clear_bits(&mut keep, tokens));
-                self.bytes.fetch_add(self.words * 4, Ordering::Relaxed);
-                keep.into()
+                Words::from(keep)
             });
-            PartAutomaton { automaton: self.new_automaton(row, large), keep }
+            let mut automaton = self.new_automaton(row, large);
+            if keep.is_some() {
+                automaton.bytes += self.words * 4;
+                self.bytes.fetch_add(self.words * 4, Ordering::Relaxed);
+            }
+            PartAutomaton { automaton, keep }
         })
     }
 

@@ -73,59 +73,97 @@ impl Derivation {
     }
 }
 
-/// Whether row state `q` is a hub: most tokens' first byte leads back to it (a string's
-/// body), so other states lead to it on most of their first bytes too. A hub is planned
-/// whole and is a reference for any state, whatever their order.
-pub(super) fn is_hub(lexer: &Lexer, trie: &TokenTrie, q: LexState, row_state: impl Fn(LexState) -> LexState) -> bool {
-    let vocabulary = trie.subtree_tokens(TokenTrie::ROOT).len();
-    let looping: usize = trie
-        .children(TokenTrie::ROOT)
-        .filter(|&c| step_outcome(lexer, q, trie.nodes()[c].byte()).is_some_and(|(closes, next)| !closes && row_state(next) == q))
-        .map(|c| trie.subtree_tokens(c).len())
-        .sum();
-    looping * 2 >= vocabulary
+/// Candidates compared per plan, the ones most tokens' first bytes lead to: comparing
+/// two states' first steps costs a few hundred lexer steps, and a state's best reference
+/// is where most of its first bytes lead (a key name's states lead to the "any other
+/// string" state on all but a few).
+const CANDIDATES: usize = 4;
+
+/// The trie's first level: per child of the root, its node, byte and token count.
+pub(super) struct FirstBytes {
+    children: Box<[(u32, u8, u32)]>,
+    vocabulary: usize,
 }
 
-/// The plan of row state `q`: derived from the candidate that settles the most tokens,
-/// when one settles enough. Candidates are the row states `q`'s first bytes lead to (the
-/// "any other string" state is where a key name's states lead on most bytes) for which
-/// `whole` says they are planned whole (it is asked only about states it may plan, see
-/// the module documentation).
+/// Per child of the trie's root (as [`FirstBytes`] lists them), the first step from one
+/// state: whether it closes a lexeme, and the row state it leads to; `None`: dead.
+type Steps = Vec<Option<(bool, LexState)>>;
+
+impl FirstBytes {
+    pub(super) fn new(trie: &TokenTrie) -> FirstBytes {
+        let children = trie.children(TokenTrie::ROOT).map(|c| (c as u32, trie.nodes()[c].byte(), trie.subtree_tokens(c).len() as u32));
+        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len() }
+    }
+
+    fn steps(&self, lexer: &Lexer, q: LexState, row_state: impl Fn(LexState) -> LexState) -> Steps {
+        let step = |&(_, byte, _): &(u32, u8, u32)| step_outcome(lexer, q, byte).map(|(closes, next)| (closes, row_state(next)));
+        self.children.iter().map(step).collect()
+    }
+
+    /// Whether row state `q`, stepping `steps`, is a hub: most tokens' first byte leads
+    /// back to it (a string's body), so other states lead to it on most of their first
+    /// bytes too. A hub is planned whole and is a reference for any state, whatever their
+    /// order.
+    fn is_hub(&self, q: LexState, steps: &Steps) -> bool {
+        let looping: usize = self
+            .children
+            .iter()
+            .zip(steps)
+            .filter(|(_, step)| **step == Some((false, q)))
+            .map(|(&(_, _, tokens), _)| tokens as usize)
+            .sum();
+        looping * 2 >= self.vocabulary
+    }
+}
+
+/// Whether row state `q` is a hub ([`FirstBytes::is_hub`]).
+pub(super) fn is_hub(lexer: &Lexer, firsts: &FirstBytes, q: LexState, row_state: impl Fn(LexState) -> LexState) -> bool {
+    firsts.is_hub(q, &firsts.steps(lexer, q, row_state))
+}
+
+/// The plan of row state `q`: whole when it is a hub, else derived from the candidate
+/// that settles the most tokens, when one settles enough. Candidates are the row states
+/// `q`'s first bytes lead to most often (the "any other string" state, for the states
+/// along a key name) for which `whole` says they are planned whole (it is asked only
+/// about states it may plan, see the module documentation).
 pub(super) fn plan(
     lexer: &Lexer,
-    trie: &TokenTrie,
+    firsts: &FirstBytes,
     q: LexState,
-    row_state: impl Fn(LexState) -> LexState,
+    row_state: impl Fn(LexState) -> LexState + Copy,
     whole: impl Fn(LexState) -> bool,
 ) -> Plan {
-    let firsts: Vec<(usize, u8, usize)> =
-        trie.children(TokenTrie::ROOT).map(|c| (c, trie.nodes()[c].byte(), trie.subtree_tokens(c).len())).collect();
-    let vocabulary = trie.subtree_tokens(TokenTrie::ROOT).len();
-    let step = |s: LexState, byte: u8| step_outcome(lexer, s, byte).map(|(closes, next)| (closes, row_state(next)));
-    let mut candidates: Vec<LexState> = Vec::new();
-    for &(_, byte, _) in &firsts {
-        let Some((_, r)) = step(q, byte) else { continue };
-        if r != q && !candidates.contains(&r) {
-            candidates.push(r);
+    let from_q = firsts.steps(lexer, q, row_state);
+    if firsts.is_hub(q, &from_q) {
+        return Plan::Whole;
+    }
+    let mut candidates: Vec<(LexState, usize)> = Vec::new();
+    for (&(_, _, tokens), step) in firsts.children.iter().zip(&from_q) {
+        let Some((_, r)) = *step else { continue };
+        match candidates.iter_mut().find(|(c, _)| *c == r) {
+            Some((_, weight)) => *weight += tokens as usize,
+            None if r != q => candidates.push((r, tokens as usize)),
+            None => {}
         }
     }
+    candidates.sort_unstable_by_key(|&(r, weight)| (std::cmp::Reverse(weight), r));
+    let closed = |s: LexState| (!lexer.accepts(s).is_empty()).then(|| Lexeme::closed_in(lexer, s));
     let compare = |r: LexState| {
-        let closed = |s: LexState| (!lexer.accepts(s).is_empty()).then(|| Lexeme::closed_in(lexer, s));
         let same_closing = closed(q) == closed(r);
+        let from_r = firsts.steps(lexer, r, row_state);
         let mut apart = [0u64; 4];
         let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
-        for &(node, byte, tokens) in &firsts {
-            let (from_q, from_r) = (step(q, byte), step(r, byte));
-            let alike = from_q == from_r && from_q.map_or(true, |(closes, _)| !closes || same_closing);
+        for ((&(node, byte, tokens), step_q), step_r) in firsts.children.iter().zip(&from_q).zip(&from_r) {
+            let alike = step_q == step_r && step_q.map_or(true, |(closes, _)| !closes || same_closing);
             if !alike {
                 apart[usize::from(byte / 64)] |= 1 << (byte % 64);
             }
-            if from_r.is_some() {
-                live += tokens;
+            if step_r.is_some() {
+                live += tokens as usize;
                 if alike {
-                    settled += tokens;
+                    settled += tokens as usize;
                 } else {
-                    cleared.push(node as u32);
+                    cleared.push(node);
                 }
             }
         }
@@ -133,9 +171,10 @@ pub(super) fn plan(
     };
     candidates
         .into_iter()
-        .filter(|&r| whole(r))
-        .map(compare)
-        .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= vocabulary && settled * 2 >= live)
+        .take(CANDIDATES)
+        .filter(|&(r, _)| whole(r))
+        .map(|(r, _)| compare(r))
+        .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live)
         .max_by_key(|&(settled, _, ref d)| (settled, std::cmp::Reverse(d.reference)))
         .map_or(Plan::Whole, |(_, _, derivation)| Plan::Derived(derivation))
 }

@@ -188,6 +188,7 @@ pub struct TokenSpanner {
     /// By lexer state, as `rows`: how its masks are had, and the part of a derived row.
     plans: Box<[OnceLock<Plan>]>,
     parts: Box<[OnceLock<Arc<SpannerRow>>]>,
+    first_bytes: derive::FirstBytes,
     subtrees: SubtreeWalks,
 }
 
@@ -231,7 +232,8 @@ impl TokenSpanner {
         let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
         let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
         let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
-        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, subtrees }
+        let first_bytes = derive::FirstBytes::new(vocab.trie());
+        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, subtrees }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -300,19 +302,19 @@ impl TokenSpanner {
     pub fn plan(&self, q: LexState) -> &Plan {
         let q = self.row_state(q);
         self.plans[q.index()].get_or_init(|| {
-            let (lexer, trie) = (self.compiled.lexer(), self.vocab.trie());
+            let lexer = self.compiled.lexer();
             let row_state = |s: LexState| self.row_state(s);
-            if self.rows[q.index()].get().is_some() || derive::is_hub(lexer, trie, q, row_state) {
+            if self.rows[q.index()].get().is_some() {
                 return Plan::Whole;
             }
             let whole = |r: LexState| match self.plans[r.index()].get() {
                 Some(plan) => *plan == Plan::Whole,
                 None => {
-                    let may_plan = r.index() < q.index() || derive::is_hub(lexer, trie, r, row_state);
+                    let may_plan = r.index() < q.index() || derive::is_hub(lexer, &self.first_bytes, r, row_state);
                     may_plan && *self.plan(r) == Plan::Whole
                 }
             };
-            derive::plan(lexer, trie, q, row_state, whole)
+            derive::plan(lexer, &self.first_bytes, q, row_state, whole)
         })
     }
 

@@ -363,8 +363,9 @@ fn print_classifier(build_s: f64, built: &ClassifierStats, after: &ClassifierSta
         built.bytes as f64 / 1048576.0
     );
     out!(
-        "classifier after the texts: {} lexer states, {} states, {} edges, {} token sets, {:.1} MiB, {} overflowed edges",
+        "classifier after the texts: {} lexer states (and {} derived), {} states, {} edges, {} token sets, {:.1} MiB, {} overflowed edges",
         after.lexer_states,
+        after.derived_lexer_states,
         after.states,
         after.edges,
         after.outputs,
