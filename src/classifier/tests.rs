@@ -210,3 +210,17 @@ fn derived_states_equal_the_reference() {
     check_text(&c, r#"{"name": "nam", "nest":1, "nx": "x", "id": "nesx", "nestxy": 1}"#);
     assert!(c.stats().derived_lexer_states >= 3, "{:?}", c.stats());
 }
+
+#[test]
+fn states_near_a_length_bound_equal_the_reference() {
+    // Strings of at most 14 letters, tokens of up to 5 bytes: the states nearer the bound
+    // than 5 letters take an earlier state's automaton for their short tokens.
+    let c = classifier(
+        r#"start: "[" (STR ("," STR)*)? "]"
+           STR: /"[a-z]{0,14}"/"#,
+        &["[", "]", ",", "\"", "a", "ab", "abc", "abcd", "abcde", "a\"", "ab\"", "bc\",", "\"]", "e\"]"],
+        ClassifierConfig::default(),
+    );
+    check_text(&c, r#"["abcdeabcdeabcd","abcdeabcdeabc","abcdeab","abcdeabcdeab"]"#);
+    assert!(c.stats().derived_lexer_states >= 2, "{:?}", c.stats());
+}

@@ -65,6 +65,65 @@ impl Lexer {
         Some(partition.smallest_members())
     }
 
+    /// How many bytes long the texts may be that do not tell states `q` and `r` apart:
+    /// the largest `n` up to `limit` such that reading any text of at most `n` bytes from
+    /// either leads to states with the same [`accepts`](Lexer::accepts) and
+    /// [`completable`](Lexer::completable) sets (and the start state only to itself), as
+    /// [`Lexer::equivalent_within`] compares them. A breadth-first walk over pairs of
+    /// states, stopped at the first pair told apart; past `work` pair examinations it
+    /// stops too, answering the lengths it has checked (still a true answer, maybe short).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}};
+    /// let g = Grammar::from_lark(r#"start: WORD
+    ///                               WORD: /a{0,8}b/"#).unwrap();
+    /// let lexer = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    /// let after = |text: &[u8]| text.iter().fold(lexer.start(), |q, &b| lexer.next(q, b));
+    /// // After 2 `a`s and after 5, texts of up to 3 bytes end alike; "aaaa" does not.
+    /// assert_eq!(lexer.alike_within(after(b"aa"), after(b"aaaaa"), 100, usize::MAX), 3);
+    /// assert_eq!(lexer.alike_within(after(b"aa"), after(b"aa"), 100, usize::MAX), 100);
+    /// ```
+    pub fn alike_within(&self, q: LexState, r: LexState, limit: usize, work: usize) -> usize {
+        let observe = |s: LexState| (self.is_start(s), self.accepts(s), self.completable(s));
+        if q == r {
+            return limit;
+        }
+        if observe(q) != observe(r) {
+            return 0;
+        }
+        let stride = self.stride;
+        let mut frontier = vec![(q, r)];
+        let mut seen: HashSet<(LexState, LexState)> = HashSet::new();
+        seen.insert((q, r));
+        let mut examined = 0usize;
+        for length in 0..limit {
+            let mut next = Vec::new();
+            for &(a, b) in &frontier {
+                examined += 1;
+                if examined > work {
+                    return length;
+                }
+                let (row_a, row_b) = (&self.transitions[a.index() * stride..][..stride], &self.transitions[b.index() * stride..][..stride]);
+                for (&a, &b) in row_a.iter().zip(row_b) {
+                    if a == b || seen.contains(&(a, b)) {
+                        continue;
+                    }
+                    if observe(a) != observe(b) {
+                        return length;
+                    }
+                    seen.insert((a, b));
+                    next.push((a, b));
+                }
+            }
+            if next.is_empty() {
+                return limit;
+            }
+            frontier = next;
+        }
+        limit
+    }
+
     /// The states with a live transition into each state, each listed once per target.
     fn predecessors(&self) -> Predecessors {
         let n = self.state_count();

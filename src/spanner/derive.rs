@@ -1,25 +1,34 @@
 //! Rows had from another lexer state's row, without building them.
 //!
-//! A token's fate from a lexer state is decided by its first byte's step (the state it
-//! leads to, up to [`TokenSpanner::row_state`](super::TokenSpanner::row_state), and the
-//! lexeme it closes first, if any) and then by the rest of its bytes from there alone.
-//! So when states `q` and `r` take the same first step on a byte, every token starting
-//! with that byte closes the same lexemes and ends alike from both. Inside a JSON object
-//! key, every byte that leaves the declared names steps to the same "any other string"
-//! state, from each of the hundreds of states along the names: their rows are that
-//! state's row but for the tokens starting with the one or two bytes that continue a name.
+//! Two ways a token behaves alike from lexer states `q` and `r`:
+//!
+//! * **By first byte.** A token's fate is decided by its first byte's step (the state it
+//!   leads to, up to [`TokenSpanner::row_state`](super::TokenSpanner::row_state), and the
+//!   lexeme it closes first, if any) and then by the rest of its bytes from there alone.
+//!   When `q` and `r` take the same first step on a byte, every token starting with it
+//!   closes the same lexemes and ends alike from both. Inside a JSON object key, every
+//!   byte that leaves the declared names steps to the same "any other string" state, from
+//!   each of the hundreds of states along the names: their rows are that state's row but
+//!   for the tokens starting with the one or two bytes that continue a name.
+//! * **By length.** When no text of at most `n` bytes tells `q` and `r` apart
+//!   ([`Lexer::alike_within`]), every token of at most `n` bytes behaves alike from both.
+//!   A string with `maxLength: 160` has a state per character, each told apart from the
+//!   others only by texts long enough to reach the bound (Llama 3's longest token is 128
+//!   bytes, so none of them shares a row): the state 100 characters in is the state 3
+//!   characters in for every token of at most 60 bytes.
 //!
 //! A [`Derivation`] says so: the mask of `q` is the mask of its reference `r`, with the
-//! tokens under the first bytes they step apart on taken out, and the mask of `q`'s
-//! [part](super::TokenSpanner::part) (its row restricted to those first bytes) added. A
+//! tokens it does not settle taken out, and the mask of `q`'s
+//! [part](super::TokenSpanner::part) (its row restricted to those tokens) added. A
 //! derived row is never built as a list of ids: that list is most of the vocabulary, a
 //! millisecond or more to build, where the part is a walk of a few subtrees.
 //!
 //! References are rows built whole (never derived themselves), so one derivation is one
 //! step. Hubs (states most first bytes lead back to: a string's body) are planned whole
-//! and may be any state's reference; otherwise a state's choice ([`Plan`]) looks at the
-//! plans of lower states only, or of states already planned whole, so plans never wait
-//! on each other in a cycle.
+//! and may be any state's reference by first byte; otherwise a state's choice ([`Plan`])
+//! looks at the plans of lower states only, or of states already planned whole, so plans
+//! never wait on each other in a cycle. By length, the references are among the last
+//! few states planned whole.
 
 use super::{step_outcome, Lexeme};
 use crate::lexer::{LexState, Lexer};
@@ -39,14 +48,17 @@ pub enum Plan {
 }
 
 /// A row state's mask as another's, corrected on the tokens under the first bytes the
-/// two step apart on.
+/// two step apart on, or longer than the texts on which they are alike.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Derivation {
-    /// The row state (planned [`Plan::Whole`]) whose mask serves every token whose first
-    /// byte the two states step alike on.
+    /// The row state (planned [`Plan::Whole`]) whose mask serves every token it settles
+    /// ([`Derivation::settles`]).
     pub reference: LexState,
     /// First bytes on which the two states step apart, as a 256-bit set.
     apart: [u64; 4],
+    /// No text longer than this tells the two states apart (`usize::MAX`: none does, so
+    /// only the first bytes decide).
+    longest_alike: usize,
     /// The trie's first-level nodes under which the reference keeps some token the state
     /// itself does not keep alike: the tokens to take out of the reference's mask.
     cleared: Box<[u32]>,
@@ -60,11 +72,29 @@ impl Derivation {
         self.apart[usize::from(byte / 64)] & (1 << (byte % 64)) != 0
     }
 
-    /// The ids of the tokens to take out of the reference's mask (those under a first
-    /// byte the two states step apart on, where the reference's row keeps some), as
-    /// slices of the trie's id list.
+    /// The tokens of its [part](super::TokenSpanner::part) that start with `byte`: `None`
+    /// for none, `Some(n)`: those of at least `n` bytes.
+    pub fn part_shortest(&self, byte: u8) -> Option<usize> {
+        if self.steps_apart(byte) {
+            Some(1)
+        } else {
+            self.longest_alike.checked_add(1)
+        }
+    }
+
+    /// Whether the token with bytes `token` is taken from the reference's mask (else from
+    /// the part's).
+    pub fn settles(&self, token: &[u8]) -> bool {
+        token.len() <= self.longest_alike && token.first().is_some_and(|&b| !self.steps_apart(b))
+    }
+
+    /// The ids of the tokens to take out of the reference's mask, as slices of the trie's
+    /// lists: those under a first byte the two states step apart on (where the
+    /// reference's row keeps some), and those longer than the texts on which the states
+    /// are alike. A token may come twice.
     pub fn cleared<'a>(&'a self, trie: &'a TokenTrie) -> impl Iterator<Item = &'a [u32]> + 'a {
-        self.cleared.iter().map(move |&node| trie.subtree_tokens(node as usize))
+        let long = (self.longest_alike < usize::MAX).then(|| trie.tokens_longer_than(self.longest_alike));
+        self.cleared.iter().map(move |&node| trie.subtree_tokens(node as usize)).chain(long)
     }
 
     /// How many token ids [`Derivation::cleared`] yields.
@@ -78,6 +108,14 @@ impl Derivation {
 /// is where most of its first bytes lead (a key name's states lead to the "any other
 /// string" state on all but a few).
 const CANDIDATES: usize = 4;
+
+/// States planned whole compared with a state that no candidate of its first bytes
+/// serves, the most recently planned first (a string's earlier states, for one near its
+/// length bound).
+pub(super) const LENGTH_CANDIDATES: usize = 8;
+
+/// Pairs of states [`Lexer::alike_within`] may examine per state compared.
+const ALIKE_WORK: usize = 2048;
 
 /// The trie's first level: per child of the root, its node, byte and token count.
 pub(super) struct FirstBytes {
@@ -128,17 +166,52 @@ pub(super) fn is_hub(lexer: &Lexer, firsts: &FirstBytes, q: LexState, row_state:
 /// about states it may plan, see the module documentation).
 pub(super) fn plan(
     lexer: &Lexer,
+    trie: &TokenTrie,
     firsts: &FirstBytes,
     q: LexState,
     row_state: impl Fn(LexState) -> LexState + Copy,
     whole: impl Fn(LexState) -> bool,
+    wholes: &[LexState],
 ) -> Plan {
     let from_q = firsts.steps(lexer, q, row_state);
     if firsts.is_hub(q, &from_q) {
         return Plan::Whole;
     }
+    let plan = by_first_bytes(lexer, firsts, q, &from_q, row_state, whole);
+    if plan != Plan::Whole {
+        return plan;
+    }
+    by_length(lexer, trie, q, wholes)
+}
+
+/// The plan of `q` by the state planned whole (one of `wholes`, the last few) that the
+/// longest texts do not tell apart from it: for a state near the bound of a
+/// length-bounded string, an earlier state of the same string. Its tokens no longer than
+/// those texts are the reference's, the longer ones its part's.
+fn by_length(lexer: &Lexer, trie: &TokenTrie, q: LexState, wholes: &[LexState]) -> Plan {
+    let vocabulary = trie.subtree_tokens(TokenTrie::ROOT).len();
+    let alike = |r: LexState| lexer.alike_within(q, r, trie.max_depth(), ALIKE_WORK);
+    let recent = wholes.iter().filter(|&&r| r != q);
+    let best = recent.map(|&r| (alike(r), r)).max_by_key(|&(n, r)| (n, std::cmp::Reverse(r)));
+    match best {
+        Some((longest_alike, reference)) if (vocabulary - trie.tokens_longer_than(longest_alike).len()) * 2 >= vocabulary => {
+            Plan::Derived(Derivation { reference, apart: [0; 4], longest_alike, cleared: Box::new([]) })
+        }
+        _ => Plan::Whole,
+    }
+}
+
+/// The plan of `q` by a candidate its first bytes lead to (see [`plan`]).
+fn by_first_bytes(
+    lexer: &Lexer,
+    firsts: &FirstBytes,
+    q: LexState,
+    from_q: &Steps,
+    row_state: impl Fn(LexState) -> LexState + Copy,
+    whole: impl Fn(LexState) -> bool,
+) -> Plan {
     let mut candidates: Vec<(LexState, usize)> = Vec::new();
-    for (&(_, _, tokens), step) in firsts.children.iter().zip(&from_q) {
+    for (&(_, _, tokens), step) in firsts.children.iter().zip(from_q) {
         let Some((_, r)) = *step else { continue };
         match candidates.iter_mut().find(|(c, _)| *c == r) {
             Some((_, weight)) => *weight += tokens as usize,
@@ -153,7 +226,7 @@ pub(super) fn plan(
         let from_r = firsts.steps(lexer, r, row_state);
         let mut apart = [0u64; 4];
         let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
-        for ((&(node, byte, tokens), step_q), step_r) in firsts.children.iter().zip(&from_q).zip(&from_r) {
+        for ((&(node, byte, tokens), step_q), step_r) in firsts.children.iter().zip(from_q).zip(&from_r) {
             let alike = step_q == step_r && step_q.map_or(true, |(closes, _)| !closes || same_closing);
             if !alike {
                 apart[usize::from(byte / 64)] |= 1 << (byte % 64);
@@ -167,7 +240,7 @@ pub(super) fn plan(
                 }
             }
         }
-        (settled, live, Derivation { reference: r, apart, cleared: cleared.into() })
+        (settled, live, Derivation { reference: r, apart, longest_alike: usize::MAX, cleared: cleared.into() })
     };
     candidates
         .into_iter()

@@ -51,7 +51,7 @@ use crate::words::Words;
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use subtrees::SubtreeWalks;
 
 pub use derive::{Derivation, Plan};
@@ -189,6 +189,8 @@ pub struct TokenSpanner {
     plans: Box<[OnceLock<Plan>]>,
     parts: Box<[OnceLock<Arc<SpannerRow>>]>,
     first_bytes: derive::FirstBytes,
+    /// Row states planned whole, in the order they were planned.
+    wholes: Mutex<Vec<LexState>>,
     subtrees: SubtreeWalks,
 }
 
@@ -233,7 +235,7 @@ impl TokenSpanner {
         let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
         let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
         let first_bytes = derive::FirstBytes::new(vocab.trie());
-        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, subtrees }
+        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, wholes: Mutex::new(Vec::new()), subtrees }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -269,7 +271,7 @@ impl TokenSpanner {
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees, |_| true))))
+        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees, |_| Some(1)))))
     }
 
     /// How the masks of lexer state `q` (and of the states sharing its row) are had:
@@ -314,8 +316,19 @@ impl TokenSpanner {
                     may_plan && *self.plan(r) == Plan::Whole
                 }
             };
-            derive::plan(lexer, &self.first_bytes, q, row_state, whole)
+            let wholes = self.recent_wholes();
+            let plan = derive::plan(lexer, self.vocab.trie(), &self.first_bytes, q, row_state, whole, &wholes);
+            if plan == Plan::Whole {
+                self.wholes.lock().unwrap_or_else(|p| p.into_inner()).push(q);
+            }
+            plan
         })
+    }
+
+    /// The last few row states planned whole, the latest last.
+    fn recent_wholes(&self) -> Vec<LexState> {
+        let wholes = self.wholes.lock().unwrap_or_else(|p| p.into_inner());
+        wholes[wholes.len().saturating_sub(derive::LENGTH_CANDIDATES)..].to_vec()
     }
 
     /// The part of a derived state's row ([`TokenSpanner::plan`]): its classes of the
@@ -327,7 +340,7 @@ impl TokenSpanner {
         let slot = &self.parts[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |byte| derivation.steps_apart(byte)))
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |byte| derivation.part_shortest(byte)))
         }))
     }
 
@@ -426,18 +439,30 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 /// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
 /// a first-level subtree that earlier rows walked from the same state is merged from
 /// `subtrees`.
-fn build_row(lexer: &Lexer, vocab: &Vocabulary, q: LexState, subtrees: &SubtreeWalks, firsts: impl Fn(u8) -> bool) -> SpannerRow {
+fn build_row(
+    lexer: &Lexer,
+    vocab: &Vocabulary,
+    q: LexState,
+    subtrees: &SubtreeWalks,
+    shortest: impl Fn(u8) -> Option<usize>,
+) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
-    for child in trie.children(TokenTrie::ROOT).filter(|&c| firsts(trie.nodes()[c].byte)) {
-        walk.path.truncate(1);
-        let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
-        if walk.take_whole(child, next) {
+    for child in trie.children(TokenTrie::ROOT) {
+        let Some(shortest) = shortest(trie.nodes()[child].byte) else { continue };
+        if 1 + trie.height(child) < shortest {
             continue;
         }
-        match subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next)) {
+        walk.shortest = shortest;
+        walk.path.truncate(1);
+        let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
+        if walk.take_whole(child, 1, next) {
+            continue;
+        }
+        let kept = || subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next));
+        match (shortest <= 1).then(kept).flatten() {
             Some(walked) => walk.gather_walked(walked),
-            None => walk.subtree(child, next),
+            None => walk.subtree(child, 1, next),
         }
     }
     let (mut classes, tokens) = walk.into_classes();
@@ -455,7 +480,7 @@ fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
 /// with the lexemes closed from `node` on, in no particular order.
 fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState) -> SpannerRow {
     let mut walk = Walk::new(lexer, vocab);
-    walk.subtree(node, q);
+    walk.subtree(node, 1, q);
     let (classes, tokens) = walk.into_classes();
     SpannerRow { classes, tokens: tokens.into() }
 }
@@ -500,14 +525,19 @@ struct Walk<'a> {
     /// Nodes reached alive whose children are not all visited yet; a node leaves when its
     /// last child is taken, so a path with no branches costs one entry.
     pending: Vec<PendingNode>,
+    /// Tokens shorter than this many bytes are not gathered (a derived state's part holds
+    /// only the tokens longer than its reference serves).
+    shortest: usize,
 }
 
-/// A trie node reached alive in lexer state `q`, with `closed` lexemes on its path.
+/// A trie node `depth` bytes deep reached alive in lexer state `q`, with `closed` lexemes
+/// on its path.
 struct PendingNode {
     next_child: usize,
     end: usize,
     q: LexState,
     closed: usize,
+    depth: usize,
 }
 
 impl<'a> Walk<'a> {
@@ -530,28 +560,40 @@ impl<'a> Walk<'a> {
             last_loops: None,
             last_class: None,
             pending: Vec::new(),
+            shortest: 0,
         }
     }
 
-    /// Gather `node` and every trie node below it; `node` is reached in lexer state `q`
-    /// with the lexemes of `path` closed.
-    fn subtree(&mut self, node: usize, q: LexState) {
-        self.gather(self.trie.tokens_at(node), q);
-        self.push_children(node, q);
-        while let Some((child, q)) = self.take_next_child() {
+    /// Gather `node` (`depth` bytes deep) and every trie node below it; `node` is reached
+    /// in lexer state `q` with the lexemes of `path` closed.
+    fn subtree(&mut self, node: usize, depth: usize, q: LexState) {
+        self.gather_at(node, depth, q);
+        self.push_children(node, depth, q);
+        while let Some((child, depth, q)) = self.take_next_child() {
+            if depth + self.trie.height(child) < self.shortest {
+                continue;
+            }
             let byte = self.trie.nodes()[child].byte;
             let Some(next) = self.step(q, byte) else { continue };
-            if !self.take_whole(child, next) {
-                self.gather(self.trie.tokens_at(child), next);
-                self.push_children(child, next);
+            if !self.take_whole(child, depth, next) {
+                self.gather_at(child, depth, next);
+                self.push_children(child, depth, next);
             }
         }
     }
 
+    /// Gather the tokens at `node`, `depth` bytes deep, if they are long enough.
+    fn gather_at(&mut self, node: usize, depth: usize, end: LexState) {
+        if depth >= self.shortest {
+            self.gather(self.trie.tokens_at(node), end);
+        }
+    }
+
     /// Gather `node`'s whole subtree as one span if every byte below it keeps the lexer in
-    /// `q`, the state `node` is reached in ([`Walk::subtree_stays_in`]); whether it did.
-    fn take_whole(&mut self, node: usize, q: LexState) -> bool {
-        let stays = self.subtree_stays_in(node, q);
+    /// `q`, the state `node` is reached in ([`Walk::subtree_stays_in`]), and no token of it
+    /// is too short; whether it did.
+    fn take_whole(&mut self, node: usize, depth: usize, q: LexState) -> bool {
+        let stays = depth >= self.shortest && self.subtree_stays_in(node, q);
         if stays {
             self.gather(self.trie.subtree_tokens(node), q);
         }
@@ -623,25 +665,26 @@ impl<'a> Walk<'a> {
         class
     }
 
-    /// The next child to visit and its parent's lexer state, with the parent's lexemes
-    /// on the path; a parent whose last child this is leaves the stack.
-    fn take_next_child(&mut self) -> Option<(usize, LexState)> {
+    /// The next child to visit, its depth and its parent's lexer state, with the parent's
+    /// lexemes on the path; a parent whose last child this is leaves the stack.
+    fn take_next_child(&mut self) -> Option<(usize, usize, LexState)> {
         let top = self.pending.last_mut()?;
         let child = top.next_child;
         top.next_child = self.trie.nodes()[child].subtree_end();
         self.path.truncate(top.closed + 1);
-        let q = top.q;
+        let (q, depth) = (top.q, top.depth + 1);
         if top.next_child >= top.end {
             self.pending.pop();
         }
-        Some((child, q))
+        Some((child, depth, q))
     }
 
-    /// Queue `node`'s children, if it has any; `node` is reached in lexer state `q`.
-    fn push_children(&mut self, node: usize, q: LexState) {
+    /// Queue `node`'s children, if it has any; `node` is `depth` bytes deep, reached in
+    /// lexer state `q`.
+    fn push_children(&mut self, node: usize, depth: usize, q: LexState) {
         let end = self.trie.nodes()[node].subtree_end();
         if node + 1 < end {
-            self.pending.push(PendingNode { next_child: node + 1, end, q, closed: self.path.len() - 1 });
+            self.pending.push(PendingNode { next_child: node + 1, end, q, closed: self.path.len() - 1, depth });
         }
     }
 

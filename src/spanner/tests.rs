@@ -207,6 +207,52 @@ fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
     assert_eq!(walked.subtrees.bytes(), 0);
 }
 
+/// Per token: its lexemes and what its end state accepts and can complete.
+type Fate = (Vec<Lexeme>, Vec<TerminalId>, Vec<TerminalId>);
+
+fn fates(lexer: &Lexer, row: &SpannerRow) -> HashMap<u32, Fate> {
+    let mut fates = HashMap::new();
+    for (i, class) in row.classes().iter().enumerate() {
+        let fate = (class.lexemes.to_vec(), lexer.accepts(class.end).to_vec(), lexer.completable(class.end).iter().collect());
+        fates.extend(row.tokens(i).iter().map(|&t| (t, fate.clone())));
+    }
+    fates
+}
+
+/// Plans each prefix's state in order; for each derived one, checks token by token that
+/// the reference's row (for the tokens it settles) and the part (for the others) give
+/// every token the fate the state's own row gives it. The derived plans met.
+fn assert_derived_plans_exact(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>], prefixes: &[&[u8]]) -> Vec<Derivation> {
+    let lexer = compiled.lexer();
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.to_vec(), None));
+    let planned = TokenSpanner::new(Arc::clone(compiled), Arc::clone(&vocab));
+    let whole = TokenSpanner::new(Arc::clone(compiled), vocab);
+    let mut derived = Vec::new();
+    for prefix in prefixes {
+        let mut r = Recognizer::new(Arc::clone(compiled));
+        r.feed(prefix).unwrap();
+        let q = r.lex_state();
+        let Plan::Derived(d) = planned.plan(q).clone() else { continue };
+        assert_eq!(*planned.plan(d.reference), Plan::Whole, "{prefix:?}: a reference is planned whole");
+        let (from_reference, from_part) = (fates(lexer, &planned.row(d.reference)), fates(lexer, &planned.part(q)));
+        let cleared: Vec<u32> = d.cleared(planned.vocab().trie()).flatten().copied().collect();
+        let expected = fates(lexer, &whole.row(q));
+        for (id, token) in tokens.iter().enumerate() {
+            let id = id as u32;
+            let fate = if d.settles(token) {
+                assert!(!from_part.contains_key(&id), "{prefix:?} + {token:?} is not in the part");
+                from_reference.get(&id)
+            } else {
+                assert!(!from_reference.contains_key(&id) || cleared.contains(&id), "{prefix:?} + {token:?} is cleared");
+                from_part.get(&id)
+            };
+            assert_eq!(fate, expected.get(&id), "{prefix:?} + {token:?}");
+        }
+        derived.push(d);
+    }
+    derived
+}
+
 #[test]
 fn derived_plans_stand_for_the_rows_they_replace() {
     // Keys spelled out beside any other string: the states along the keys step as the
@@ -217,44 +263,30 @@ fn derived_plans_stand_for_the_rows_they_replace() {
         &[("KEY", r#""(abc|abd|bcd)""#, false), ("OTHER", r#""([^"\\\\]|\\\\.)*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
     );
     let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let lexer = compiled.lexer();
     let alphabet: [&[u8]; 8] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1"];
     let tokens = tokens_over(&alphabet, &["é".as_bytes(), b"abcabc", b"x"]);
-    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None));
-    let planned = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
-    let whole = TokenSpanner::new(Arc::clone(&compiled), vocab);
-    // Per token: its lexemes and what its end state accepts and can complete.
-    type Fate = (Vec<Lexeme>, Vec<TerminalId>, Vec<TerminalId>);
-    let fates = |row: &SpannerRow| -> HashMap<u32, Fate> {
-        let mut fates = HashMap::new();
-        for (i, class) in row.classes().iter().enumerate() {
-            let fate = (class.lexemes.to_vec(), lexer.accepts(class.end).to_vec(), lexer.completable(class.end).iter().collect());
-            fates.extend(row.tokens(i).iter().map(|&t| (t, fate.clone())));
-        }
-        fates
-    };
-    let mut derived = 0;
-    for prefix in [&b"\""[..], b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"12"] {
-        let mut r = Recognizer::new(Arc::clone(&compiled));
-        r.feed(prefix).unwrap();
-        let q = r.lex_state();
-        let Plan::Derived(d) = planned.plan(q).clone() else { continue };
-        derived += 1;
-        assert_eq!(*planned.plan(d.reference), Plan::Whole, "{prefix:?}: a reference is planned whole");
-        let (from_reference, from_part) = (fates(&planned.row(d.reference)), fates(&planned.part(q)));
-        let cleared: Vec<u32> = d.cleared(planned.vocab().trie()).flatten().copied().collect();
-        let expected = fates(&whole.row(q));
-        for (id, token) in tokens.iter().enumerate() {
-            let id = id as u32;
-            let fate = if d.steps_apart(token[0]) {
-                assert!(!from_reference.contains_key(&id) || cleared.contains(&id), "{prefix:?} + {token:?} is cleared");
-                from_part.get(&id)
-            } else {
-                assert!(!from_part.contains_key(&id), "{prefix:?} + {token:?} is not in the part");
-                from_reference.get(&id)
-            };
-            assert_eq!(fate, expected.get(&id), "{prefix:?} + {token:?}");
-        }
-    }
-    assert!(derived >= 4, "the states along the keys are derived ({derived})");
+    let prefixes: [&[u8]; 12] =
+        [b"\"", b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"12"];
+    let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
+    assert!(derived.len() >= 4, "the states along the keys are derived ({})", derived.len());
+}
+
+#[test]
+fn states_near_a_length_bound_are_derived_from_the_far_ones() {
+    // A string of at most 12 letters: tokens are at most 6 bytes, so the states up to
+    // 6 letters in share one row (a hub), and each state nearer the bound is that row for
+    // its short tokens.
+    let g = bnf_with(
+        "s: item | item s
+         item: SHORT | NUM",
+        &[("SHORT", r#""[a-c]{0,12}""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 5] = [b"a", b"b", b"c", b"\"", b"1"];
+    let tokens = tokens_over(&alphabet, &[b"abcabc"]);
+    let prefixes: Vec<Vec<u8>> = (0..=12).map(|n| [b"\"".to_vec(), b"a".repeat(n)].concat()).collect();
+    let prefixes: Vec<&[u8]> = prefixes.iter().map(Vec::as_slice).collect();
+    let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
+    let by_length = derived.iter().filter(|d| !d.settles(b"abcabc") && d.settles(b"a")).count();
+    assert!(by_length >= 2, "states near the bound are derived by token length ({derived:?})");
 }

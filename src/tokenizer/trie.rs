@@ -98,6 +98,11 @@ pub struct TokenTrie {
     token_ids: Vec<u32>,
     /// By node: the edge bytes of its strict descendants.
     descendant_bytes: Vec<ByteBuckets>,
+    /// By node: how many bytes below it its subtree's deepest node is.
+    heights: Vec<u32>,
+    /// Token ids, longest first; `longer_than[n]` of them are longer than `n` bytes.
+    by_length: Vec<u32>,
+    longer_than: Vec<u32>,
     /// Length of the longest token.
     max_depth: usize,
 }
@@ -238,6 +243,44 @@ impl TokenTrie {
     #[inline]
     pub fn descendant_bytes(&self, node: usize) -> ByteBuckets {
         self.descendant_bytes[node]
+    }
+
+    /// How many bytes longer than the path to `node` the longest token starting with that
+    /// path is (0 for a leaf).
+    ///
+    /// # Panics
+    /// If `node` is not below [`node_count`](TokenTrie::node_count).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    ///
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"a".to_vec(), b"abcd".to_vec(), b"b".to_vec()], None);
+    /// let trie = vocab.trie();
+    /// assert_eq!(trie.height(trie.lookup(b"a").unwrap()), 3);
+    /// assert_eq!(trie.height(trie.lookup(b"b").unwrap()), 0);
+    /// assert_eq!(trie.height(0), 4);
+    /// ```
+    #[inline]
+    pub fn height(&self, node: usize) -> usize {
+        self.heights[node] as usize
+    }
+
+    /// The ids of the tokens longer than `len` bytes (none when `len` is
+    /// [`max_depth`](TokenTrie::max_depth) or more), longest first.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    ///
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"a".to_vec(), b"abcd".to_vec(), b"bc".to_vec()], None);
+    /// assert_eq!(vocab.trie().tokens_longer_than(1), &[1, 2]);
+    /// assert_eq!(vocab.trie().tokens_longer_than(2), &[1]);
+    /// assert!(vocab.trie().tokens_longer_than(4).is_empty());
+    /// ```
+    pub fn tokens_longer_than(&self, len: usize) -> &[u32] {
+        let count = self.longer_than.get(len).map_or(0, |&n| n as usize);
+        &self.by_length[..count]
     }
 
     /// The children of `node`, in increasing order of their bytes.
@@ -385,7 +428,10 @@ impl<'a> TrieBuilder<'a> {
         self.close_deeper_than(0);
         self.nodes[TokenTrie::ROOT].subtree_end = index_u32(self.nodes.len());
         let descendant_bytes = descendant_bytes(&self.nodes);
-        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, descendant_bytes, max_depth: self.max_depth }
+        let heights = heights(&self.nodes);
+        let (by_length, longer_than) = by_length(&self.nodes, &self.token_ids, self.max_depth);
+        let token_ids = self.token_ids;
+        TokenTrie { nodes: self.nodes, token_ids, descendant_bytes, heights, by_length, longer_than, max_depth: self.max_depth }
     }
 }
 
@@ -403,6 +449,46 @@ fn descendant_bytes(nodes: &[TrieNode]) -> Vec<ByteBuckets> {
         below[node] = buckets;
     }
     below
+}
+
+/// By node, how many bytes below it its subtree's deepest node is (every leaf holds a
+/// token, so its deepest token); one backward pass, as [`descendant_bytes`].
+fn heights(nodes: &[TrieNode]) -> Vec<u32> {
+    let mut heights = vec![0u32; nodes.len()];
+    for node in (0..nodes.len()).rev() {
+        let mut child = node + 1;
+        while child < nodes[node].subtree_end() {
+            heights[node] = heights[node].max(heights[child] + 1);
+            child = nodes[child].subtree_end();
+        }
+    }
+    heights
+}
+
+/// Token ids ordered longest first, and by length `n` (up to `max_depth`) how many of
+/// them are longer than `n` bytes.
+fn by_length(nodes: &[TrieNode], token_ids: &[u32], max_depth: usize) -> (Vec<u32>, Vec<u32>) {
+    let ids_at = |node: usize| {
+        let end = nodes.get(node + 1).map_or(token_ids.len(), |n| n.tokens_start as usize);
+        &token_ids[nodes[node].tokens_start as usize..end]
+    };
+    let mut by_depth: Vec<Vec<u32>> = vec![Vec::new(); max_depth + 1];
+    // Depths in preorder: the open ancestors' subtree ends, deepest last.
+    let mut open: Vec<usize> = Vec::new();
+    for (node, n) in nodes.iter().enumerate() {
+        while open.last().is_some_and(|&end| end <= node) {
+            open.pop();
+        }
+        by_depth[open.len()].extend_from_slice(ids_at(node));
+        open.push(n.subtree_end());
+    }
+    let mut longer_than = vec![0u32; max_depth + 1];
+    let mut total = 0u32;
+    for n in (0..=max_depth).rev() {
+        longer_than[n] = total;
+        total += by_depth[n].len() as u32;
+    }
+    (by_depth.into_iter().rev().flatten().collect(), longer_than)
 }
 
 /// A set of bytes kept as 128 buckets: the printable ASCII bytes and DEL (`0x20..=0x7F`)
