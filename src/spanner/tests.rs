@@ -177,18 +177,24 @@ fn classes_come_in_lexeme_sequence_order() {
     }
 }
 
-#[test]
-fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
-    // Keys spelled out beside any other string: every byte leaving a key leads to the
-    // same "other string" state, so the rows along the keys repeat first-level walks.
+/// Keys spelled out beside any other string, and numbers.
+fn keys_beside_other_strings() -> Arc<CompiledGrammar> {
     let g = bnf_with(
         "s: item | item s
          item: KEY | OTHER | NUM",
         &[("KEY", r#""(abc|abd|bcd)""#, false), ("OTHER", r#""([^"\\\\]|\\\\.)*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
     );
-    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let alphabet: [&[u8]; 8] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1"];
-    let tokens = tokens_over(&alphabet, &["é".as_bytes(), b"abcabc"]);
+    Arc::new(CompiledGrammar::new(&g).unwrap())
+}
+
+const KEY_ALPHABET: [&[u8]; 8] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1"];
+
+#[test]
+fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
+    // Every byte leaving a key leads to the same "other string" state, so the rows along
+    // the keys repeat first-level walks.
+    let compiled = keys_beside_other_strings();
+    let tokens = tokens_over(&KEY_ALPHABET, &["é".as_bytes(), b"abcabc"]);
     let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
     let kept = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
     let walked = TokenSpanner::with_config(Arc::clone(&compiled), vocab, &SpannerConfig { subtree_walk_bytes: 0 });
@@ -255,16 +261,10 @@ fn assert_derived_plans_exact(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>
 
 #[test]
 fn derived_plans_stand_for_the_rows_they_replace() {
-    // Keys spelled out beside any other string: the states along the keys step as the
-    // "other string" state does on every first byte but the next letters of a key.
-    let g = bnf_with(
-        "s: item | item s
-         item: KEY | OTHER | NUM",
-        &[("KEY", r#""(abc|abd|bcd)""#, false), ("OTHER", r#""([^"\\\\]|\\\\.)*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
-    );
-    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let alphabet: [&[u8]; 8] = [b"a", b"b", b"c", b"d", b"\"", b"\\", b" ", b"1"];
-    let tokens = tokens_over(&alphabet, &["é".as_bytes(), b"abcabc", b"x"]);
+    // The states along the keys step as the "other string" state does on every first
+    // byte but the next letters of a key.
+    let compiled = keys_beside_other_strings();
+    let tokens = tokens_over(&KEY_ALPHABET, &["é".as_bytes(), b"abcabc", b"x"]);
     let prefixes: [&[u8]; 12] =
         [b"\"", b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"12"];
     let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
