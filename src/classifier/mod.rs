@@ -25,8 +25,8 @@
 //!   the point past which deeper stack cannot change the answer.
 //!
 //! A lexer state planned [`Plan::Derived`] (see [`TokenSpanner::plan`]) has no automaton
-//! of its own: its mask is its reference's, with the tokens under the first bytes the two
-//! step apart on taken out, and its part's automaton supplies those.
+//! of its own: its mask is its reference's, with the tokens the reference does not
+//! settle for it taken out, and its part's automaton supplies those.
 //!
 //! States and edges are built on first use (like `regex-automata`'s lazy DFA) and kept
 //! in a cache whose memory is bounded by [`ClassifierConfig::cache_capacity`]: past it, a
@@ -500,13 +500,17 @@ impl StackClassifier {
     }
 
     /// [`StackClassifier::mask_into`] for a state derived from another's row: the
-    /// reference's mask without the tokens under the first bytes the two step apart on,
-    /// and the part's mask for those.
+    /// reference's mask without the tokens it does not settle for this state, and the
+    /// part's mask for those.
+    ///
+    /// The part is walked first and its lock held while the reference is walked, never
+    /// the other way round: a reference serves many derived states, and none of them
+    /// waits on another's part while holding the reference.
     fn derived_mask_into(&self, parser: &Parser, q: LexState, derivation: &Derivation, mask: &mut [u32]) -> bool {
         let (reference, PartAutomaton { automaton: part, keep }) =
             (self.automaton(derivation.reference), self.part_automaton(q, derivation));
-        let Some((reference_dfa, reference_outputs)) = self.walk(reference, parser) else { return false };
         let Some((part_dfa, part_outputs)) = self.walk(part, parser) else { return false };
+        let Some((reference_dfa, reference_outputs)) = self.walk(reference, parser) else { return false };
         reference_outputs.iter().for_each(|&o| reference_dfa.outputs[o as usize].write(reference, mask));
         match keep {
             Some(keep) => mask.iter_mut().zip(keep.iter()).for_each(|(m, k)| *m &= k),

@@ -43,7 +43,7 @@ const MIN_SETTLED_SHARE: usize = 32;
 pub enum Plan {
     /// From its own row.
     Whole,
-    /// From another state's row, corrected on a few first bytes.
+    /// From another state's row, corrected on the tokens that behave apart.
     Derived(Derivation),
 }
 
@@ -56,8 +56,8 @@ pub struct Derivation {
     pub reference: LexState,
     /// First bytes on which the two states step apart, as a 256-bit set.
     apart: [u64; 4],
-    /// No text longer than this tells the two states apart (`usize::MAX`: none does, so
-    /// only the first bytes decide).
+    /// No text of at most this many bytes tells the two states apart, so tokens no longer
+    /// behave alike (`usize::MAX`: only the first bytes decide).
     longest_alike: usize,
     /// The trie's first-level nodes under which the reference keeps some token the state
     /// itself does not keep alike: the tokens to take out of the reference's mask.
@@ -109,8 +109,8 @@ impl Derivation {
 /// string" state on all but a few).
 const CANDIDATES: usize = 4;
 
-/// States planned whole compared with a state that no candidate of its first bytes
-/// serves, the most recently planned first (a string's earlier states, for one near its
+/// How many of the states planned last (whole) are compared with a state that no
+/// candidate of its first bytes serves (a string's earlier states, for one near its
 /// length bound).
 pub(super) const LENGTH_CANDIDATES: usize = 8;
 

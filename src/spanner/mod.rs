@@ -14,9 +14,11 @@
 //! [`TokenSpanner`], which is `Send + Sync` and shared by every sequence using the same
 //! grammar and vocabulary. States that no text as long as the longest token tells apart
 //! ([`Lexer::equivalent_within`]: a length-bounded string's states far from the bound)
-//! share one row ([`TokenSpanner::row_state`]). A state whose first bytes mostly step as
-//! another's does needs no row of its own ([`TokenSpanner::plan`], [`Derivation`]): the
-//! classifier corrects that state's masks by its [part](TokenSpanner::part).
+//! share one row ([`TokenSpanner::row_state`]). A state most tokens behave alike from
+//! as from another (the same first step, or no more bytes than the texts that do not
+//! tell the two apart) needs no row of its own ([`TokenSpanner::plan`], [`Derivation`]):
+//! the classifier takes the other's masks, corrected by the state's
+//! [part](TokenSpanner::part).
 //!
 //! This is seed 004's "token spanner table" and seed 000's per-state lexing of tokens.
 //!
@@ -276,9 +278,11 @@ impl TokenSpanner {
 
     /// How the masks of lexer state `q` (and of the states sharing its row) are had:
     /// from its own [row](TokenSpanner::row), or derived from another state's row
-    /// ([`Derivation`]) when the two step alike on the first bytes of enough tokens.
-    /// Decided on first use (only the lexer's first steps are compared; no row is
-    /// built); a state whose row is built already is planned whole.
+    /// ([`Derivation`]) when enough tokens behave alike from both (the same first step,
+    /// or no more bytes than the texts that do not tell the two apart). Decided on first
+    /// use, from the lexer alone (no row is built); a state whose row is built already is
+    /// planned whole. Which states are planned already when `q` is can change its plan,
+    /// never its masks.
     ///
     /// # Example
     /// ```
@@ -306,18 +310,18 @@ impl TokenSpanner {
         self.plans[q.index()].get_or_init(|| {
             let lexer = self.compiled.lexer();
             let row_state = |s: LexState| self.row_state(s);
-            if self.rows[q.index()].get().is_some() {
-                return Plan::Whole;
-            }
-            let whole = |r: LexState| match self.plans[r.index()].get() {
-                Some(plan) => *plan == Plan::Whole,
-                None => {
-                    let may_plan = r.index() < q.index() || derive::is_hub(lexer, &self.first_bytes, r, row_state);
-                    may_plan && *self.plan(r) == Plan::Whole
-                }
+            let plan = if self.rows[q.index()].get().is_some() {
+                Plan::Whole
+            } else {
+                let whole = |r: LexState| match self.plans[r.index()].get() {
+                    Some(plan) => *plan == Plan::Whole,
+                    None => {
+                        let may_plan = r.index() < q.index() || derive::is_hub(lexer, &self.first_bytes, r, row_state);
+                        may_plan && nested_plan(|| *self.plan(r) == Plan::Whole).unwrap_or(false)
+                    }
+                };
+                derive::plan(lexer, self.vocab.trie(), &self.first_bytes, q, row_state, whole, &self.recent_wholes())
             };
-            let wholes = self.recent_wholes();
-            let plan = derive::plan(lexer, self.vocab.trie(), &self.first_bytes, q, row_state, whole, &wholes);
             if plan == Plan::Whole {
                 self.wholes.lock().unwrap_or_else(|p| p.into_inner()).push(q);
             }
@@ -332,8 +336,8 @@ impl TokenSpanner {
     }
 
     /// The part of a derived state's row ([`TokenSpanner::plan`]): its classes of the
-    /// tokens whose first byte it and its reference step apart on. For a state planned
-    /// whole, its whole row.
+    /// tokens its reference does not settle ([`Derivation::settles`]). For a state
+    /// planned whole, its whole row.
     pub fn part(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
         let Plan::Derived(derivation) = self.plan(q) else { return self.row(q) };
@@ -412,6 +416,28 @@ impl TokenSpanner {
     }
 }
 
+/// How deep plans may ask about other states' plans on one thread: each level is a
+/// state of lower index than the last, so a long chain of them is possible in a large
+/// lexer, and the thread's stack must not grow with it.
+const MAX_NESTED_PLANS: usize = 32;
+
+thread_local! {
+    static NESTED_PLANS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `decide()`, counted as one more level of nested plans; `None` past
+/// [`MAX_NESTED_PLANS`] (the caller then does without that state).
+fn nested_plan<T>(decide: impl FnOnce() -> T) -> Option<T> {
+    let depth = NESTED_PLANS.with(|d| d.get());
+    if depth >= MAX_NESTED_PLANS {
+        return None;
+    }
+    NESTED_PLANS.with(|d| d.set(depth + 1));
+    let decided = decide();
+    NESTED_PLANS.with(|d| d.set(depth));
+    Some(decided)
+}
+
 /// `count` empty cells.
 fn slots<T>(count: usize) -> Box<[OnceLock<T>]> {
     (0..count).map(|_| OnceLock::new()).collect()
@@ -433,7 +459,7 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 }
 
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
-/// tokens whose first byte `firsts` keeps.
+/// tokens whose first byte `shortest` maps to `Some(n)`, of at least `n` bytes.
 ///
 /// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
 /// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
