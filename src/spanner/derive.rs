@@ -181,15 +181,14 @@ pub(super) fn plan(
     if plan != Plan::Whole {
         return plan;
     }
-    by_length(lexer, trie, q, wholes)
+    by_length(lexer, trie, firsts.vocabulary, q, wholes)
 }
 
 /// The plan of `q` by the state planned whole (one of `wholes`, the last few) that the
 /// longest texts do not tell apart from it: for a state near the bound of a
 /// length-bounded string, an earlier state of the same string. Its tokens no longer than
 /// those texts are the reference's, the longer ones its part's.
-fn by_length(lexer: &Lexer, trie: &TokenTrie, q: LexState, wholes: &[LexState]) -> Plan {
-    let vocabulary = trie.subtree_tokens(TokenTrie::ROOT).len();
+fn by_length(lexer: &Lexer, trie: &TokenTrie, vocabulary: usize, q: LexState, wholes: &[LexState]) -> Plan {
     let alike = |r: LexState| lexer.alike_within(q, r, trie.max_depth(), ALIKE_WORK);
     let recent = wholes.iter().filter(|&&r| r != q);
     let best = recent.map(|&r| (alike(r), r)).max_by_key(|&(n, r)| (n, std::cmp::Reverse(r)));

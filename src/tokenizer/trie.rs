@@ -376,6 +376,8 @@ struct TrieBuilder<'a> {
     previous: &'a [u8],
     /// Length of the longest token so far.
     max_depth: usize,
+    /// By length in bytes, the ids inserted so far.
+    ids_by_length: Vec<Vec<u32>>,
 }
 
 impl<'a> TrieBuilder<'a> {
@@ -387,6 +389,7 @@ impl<'a> TrieBuilder<'a> {
             path: Vec::new(),
             previous: &[],
             max_depth: 0,
+            ids_by_length: Vec::new(),
         };
         builder.open(0);
         builder
@@ -406,6 +409,10 @@ impl<'a> TrieBuilder<'a> {
         self.token_ids.push(id);
         self.previous = bytes;
         self.max_depth = self.max_depth.max(bytes.len());
+        if self.ids_by_length.len() <= bytes.len() {
+            self.ids_by_length.resize(bytes.len() + 1, Vec::new());
+        }
+        self.ids_by_length[bytes.len()].push(id);
     }
 
     /// Appends a node for `byte` below the end of the current path.
@@ -427,68 +434,40 @@ impl<'a> TrieBuilder<'a> {
     fn finish(mut self) -> TokenTrie {
         self.close_deeper_than(0);
         self.nodes[TokenTrie::ROOT].subtree_end = index_u32(self.nodes.len());
-        let descendant_bytes = descendant_bytes(&self.nodes);
-        let heights = heights(&self.nodes);
-        let (by_length, longer_than) = by_length(&self.nodes, &self.token_ids, self.max_depth);
-        let token_ids = self.token_ids;
-        TokenTrie { nodes: self.nodes, token_ids, descendant_bytes, heights, by_length, longer_than, max_depth: self.max_depth }
+        let (descendant_bytes, heights) = subtree_summaries(&self.nodes);
+        let (by_length, longer_than) = longest_first(self.ids_by_length);
+        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, descendant_bytes, heights, by_length, longer_than, max_depth: self.max_depth }
     }
 }
 
-/// By node, the [`ByteBuckets`] of the edges below it; children come after their parent in
-/// preorder, so one backward pass sees every child complete before its parent.
-fn descendant_bytes(nodes: &[TrieNode]) -> Vec<ByteBuckets> {
+/// By node, the [`ByteBuckets`] of the edges below it, and how many bytes below it its
+/// subtree's deepest node is (every leaf holds a token, so its deepest token). Children
+/// come after their parent in preorder, so one backward pass sees every child complete
+/// before its parent.
+fn subtree_summaries(nodes: &[TrieNode]) -> (Vec<ByteBuckets>, Vec<u32>) {
     let mut below = vec![ByteBuckets::EMPTY; nodes.len()];
-    for node in (0..nodes.len()).rev() {
-        let mut buckets = ByteBuckets::EMPTY;
-        let mut child = node + 1;
-        while child < nodes[node].subtree_end() {
-            buckets = buckets.union(ByteBuckets::of(&[nodes[child].byte])).union(below[child]);
-            child = nodes[child].subtree_end();
-        }
-        below[node] = buckets;
-    }
-    below
-}
-
-/// By node, how many bytes below it its subtree's deepest node is (every leaf holds a
-/// token, so its deepest token); one backward pass, as [`descendant_bytes`].
-fn heights(nodes: &[TrieNode]) -> Vec<u32> {
     let mut heights = vec![0u32; nodes.len()];
     for node in (0..nodes.len()).rev() {
         let mut child = node + 1;
         while child < nodes[node].subtree_end() {
+            below[node] = below[node].union(ByteBuckets::of(&[nodes[child].byte])).union(below[child]);
             heights[node] = heights[node].max(heights[child] + 1);
             child = nodes[child].subtree_end();
         }
     }
-    heights
+    (below, heights)
 }
 
-/// Token ids ordered longest first, and by length `n` (up to `max_depth`) how many of
-/// them are longer than `n` bytes.
-fn by_length(nodes: &[TrieNode], token_ids: &[u32], max_depth: usize) -> (Vec<u32>, Vec<u32>) {
-    let ids_at = |node: usize| {
-        let end = nodes.get(node + 1).map_or(token_ids.len(), |n| n.tokens_start as usize);
-        &token_ids[nodes[node].tokens_start as usize..end]
-    };
-    let mut by_depth: Vec<Vec<u32>> = vec![Vec::new(); max_depth + 1];
-    // Depths in preorder: the open ancestors' subtree ends, deepest last.
-    let mut open: Vec<usize> = Vec::new();
-    for (node, n) in nodes.iter().enumerate() {
-        while open.last().is_some_and(|&end| end <= node) {
-            open.pop();
-        }
-        by_depth[open.len()].extend_from_slice(ids_at(node));
-        open.push(n.subtree_end());
-    }
-    let mut longer_than = vec![0u32; max_depth + 1];
+/// Token ids ordered longest first, from the ids of each length, and by length `n` how
+/// many of them are longer than `n` bytes.
+fn longest_first(ids_by_length: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
+    let mut longer_than = vec![0u32; ids_by_length.len()];
     let mut total = 0u32;
-    for n in (0..=max_depth).rev() {
+    for (n, ids) in ids_by_length.iter().enumerate().rev() {
         longer_than[n] = total;
-        total += by_depth[n].len() as u32;
+        total += ids.len() as u32;
     }
-    (by_depth.into_iter().rev().flatten().collect(), longer_than)
+    (ids_by_length.into_iter().rev().flatten().collect(), longer_than)
 }
 
 /// A set of bytes kept as 128 buckets: the printable ASCII bytes and DEL (`0x20..=0x7F`)
