@@ -666,7 +666,7 @@ fn class_from_record(
         .get(start as usize..stop as usize)
         .ok_or_else(|| format!("tokens {start}..{stop} of the row's {}", row_tokens.len()))?;
     check_token_ids(tokens, vocab_len)?;
-    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: LexState::from_index(end), tokens: start..stop })
+    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: LexState::from_index(end), tokens: start..stop, bitmap: None })
 }
 
 fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {

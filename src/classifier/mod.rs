@@ -658,9 +658,13 @@ fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Words> {
     let large = (0..row.classes().len()).filter(|&i| row.tokens(i).len() > LARGE_CLASS);
     large
         .map(|i| {
-            let mut bits = vec![0u32; words];
-            crate::matcher::set_bits(&mut bits, row.tokens(i));
-            (i as u32, bits.into())
+            let made = row.classes()[i].bitmap.clone().filter(|bits| bits.len() == words);
+            let bits = made.unwrap_or_else(|| {
+                let mut bits = vec![0u32; words];
+                crate::matcher::set_bits(&mut bits, row.tokens(i));
+                bits.into()
+            });
+            (i as u32, bits)
         })
         .collect()
 }

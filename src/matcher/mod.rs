@@ -415,10 +415,20 @@ fn longest_token_prefix(trie: &TokenTrie, bytes: &[u8]) -> Option<(usize, u32, u
     best
 }
 
+/// Set the bits of `tokens` in `mask`. The bits of consecutive tokens of one word are
+/// gathered in a register and written once: in ascending ids (a class's), that is one
+/// write per word instead of a read and a write per token, each waiting on the last.
 pub(crate) fn set_bits(mask: &mut [u32], tokens: &[u32]) {
-    for &t in tokens {
-        mask[t as usize / 32] |= 1 << (t % 32);
+    let Some((&first, rest)) = tokens.split_first() else { return };
+    let (mut word, mut bits) = (first as usize / 32, 1u32 << (first % 32));
+    for &t in rest {
+        if t as usize / 32 != word {
+            mask[word] |= bits;
+            (word, bits) = (t as usize / 32, 0);
+        }
+        bits |= 1 << (t % 32);
     }
+    mask[word] |= bits;
 }
 
 #[cfg(test)]

@@ -48,9 +48,9 @@ use crate::ir::TerminalId;
 use crate::error::{Error, LimitKind, Result};
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
-use crate::tokenizer::{ByteBuckets, TokenTrie, Vocabulary};
-use crate::words::Words;
-use hashbrown::HashMap;
+use crate::tokenizer::{ByteBuckets, PlainText, PlainTokens, TokenTrie, Vocabulary};
+use crate::words::{WordBuffer, Words};
+use hashbrown::{HashMap, HashSet};
 use smallvec::SmallVec;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -133,6 +133,9 @@ pub struct TokenClass {
     pub end: LexState,
     /// Where its ascending token ids are in the row's [`SpannerRow::all_tokens`].
     pub(crate) tokens: Range<u32>,
+    /// The same ids as a token bitmap (mask layout), when the walk made one: it gathers
+    /// the ids of a class holding much of the vocabulary in one.
+    pub(crate) bitmap: Option<Words>,
 }
 
 /// One lexer state's partition of the (live) vocabulary into [`TokenClass`]es.
@@ -273,7 +276,11 @@ impl TokenSpanner {
     pub fn row(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
         let slot = &self.rows[q.index()];
-        Arc::clone(slot.get_or_init(|| Arc::new(build_row(self.compiled.lexer(), &self.vocab, q, &self.subtrees, |_| Some(1)))))
+        Arc::clone(slot.get_or_init(|| {
+            let lexer = self.compiled.lexer();
+            let plain = keeps_to_itself_on_plain_text(lexer, q).then(|| self.vocab.trie().plain_tokens());
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), plain))
+        }))
     }
 
     /// How the masks of lexer state `q` (and of the states sharing its row) are had:
@@ -344,7 +351,7 @@ impl TokenSpanner {
         let slot = &self.parts[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |byte| derivation.part_shortest(byte)))
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |byte| derivation.part_shortest(byte), None))
         }))
     }
 
@@ -458,25 +465,57 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
     (!restart.is_dead()).then_some((true, restart))
 }
 
+/// Whether every plain text ([`PlainText`]) fed from lexer state `q` steps back to `q`
+/// at the end of each character, the lexer never dying on the way (so closing no
+/// lexeme): then the plain-text tokens are one class of `q`'s row, closing nothing and
+/// ending in `q`. Inside a JSON string's body, and most string literals', it does.
+fn keeps_to_itself_on_plain_text(lexer: &Lexer, q: LexState) -> bool {
+    if lexer.is_start(q) {
+        return false;
+    }
+    let mut seen: HashSet<(LexState, u8)> = HashSet::new();
+    let mut pending = vec![(q, PlainText::BOUNDARY)];
+    while let Some((s, within)) = pending.pop() {
+        for byte in 0..=u8::MAX {
+            let Some(next_within) = PlainText::step(within, byte) else { continue };
+            let next = lexer.next(s, byte);
+            if next.is_dead() || (next_within == PlainText::BOUNDARY && next != q) {
+                return false;
+            }
+            if next_within != PlainText::BOUNDARY && seen.insert((next, next_within)) {
+                pending.push((next, next_within));
+            }
+        }
+    }
+    true
+}
+
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
 /// tokens whose first byte `shortest` maps to `Some(n)`, of at least `n` bytes.
 ///
-/// A subtree whose bytes all keep the lexer in the state it is reached in (inside a
-/// string literal, most of the vocabulary) is taken whole, without visiting its nodes;
-/// a first-level subtree that earlier rows walked from the same state is merged from
-/// `subtrees`.
+/// With `plain` (the vocabulary's plain-text tokens, when `q` keeps to itself on plain
+/// text: [`keeps_to_itself_on_plain_text`]), those tokens are one class from the start and
+/// the walk visits only the subtrees holding others. Otherwise, a subtree whose bytes all
+/// keep the lexer in the state it is reached in is taken whole, without visiting its
+/// nodes, and a first-level subtree that earlier rows walked from the same state is
+/// merged from `subtrees`.
 fn build_row(
     lexer: &Lexer,
     vocab: &Vocabulary,
     q: LexState,
     subtrees: &SubtreeWalks,
     shortest: impl Fn(u8) -> Option<usize>,
+    plain: Option<&PlainTokens>,
 ) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
+    if let Some(plain) = plain.filter(|plain| !plain.ids().is_empty()) {
+        walk.plain = Some(plain);
+        walk.plain_class = Some(walk.class_of(0, q));
+    }
     for child in trie.children(TokenTrie::ROOT) {
         let Some(shortest) = shortest(trie.nodes()[child].byte) else { continue };
-        if 1 + trie.height(child) < shortest {
+        if 1 + trie.height(child) < shortest || walk.skips(child) {
             continue;
         }
         walk.shortest = shortest;
@@ -486,7 +525,7 @@ fn build_row(
             continue;
         }
         let kept = || subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next));
-        match (shortest <= 1).then(kept).flatten() {
+        match (shortest <= 1 && plain.is_none()).then(kept).flatten() {
             Some(walked) => walk.gather_walked(walked),
             None => walk.subtree(child, 1, next),
         }
@@ -507,7 +546,9 @@ fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
 fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState) -> SpannerRow {
     let mut walk = Walk::new(lexer, vocab);
     walk.subtree(node, 1, q);
-    let (classes, tokens) = walk.into_classes();
+    let (mut classes, tokens) = walk.into_classes();
+    // Rows merge a kept walk's ids, never its bitmaps.
+    classes.iter_mut().for_each(|class| class.bitmap = None);
     SpannerRow { classes, tokens: tokens.into() }
 }
 
@@ -554,6 +595,9 @@ struct Walk<'a> {
     /// Tokens shorter than this many bytes are not gathered (a derived state's part holds
     /// only the tokens longer than its reference serves).
     shortest: usize,
+    /// Plain-text tokens, and the class they are in: the walk skips them.
+    plain: Option<&'a PlainTokens>,
+    plain_class: Option<u32>,
 }
 
 /// A trie node `depth` bytes deep reached alive in lexer state `q`, with `closed` lexemes
@@ -587,6 +631,8 @@ impl<'a> Walk<'a> {
             last_class: None,
             pending: Vec::new(),
             shortest: 0,
+            plain: None,
+            plain_class: None,
         }
     }
 
@@ -596,7 +642,7 @@ impl<'a> Walk<'a> {
         self.gather_at(node, depth, q);
         self.push_children(node, depth, q);
         while let Some((child, depth, q)) = self.take_next_child() {
-            if depth + self.trie.height(child) < self.shortest {
+            if depth + self.trie.height(child) < self.shortest || self.skips(child) {
                 continue;
             }
             let byte = self.trie.nodes()[child].byte;
@@ -608,9 +654,15 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Gather the tokens at `node`, `depth` bytes deep, if they are long enough.
+    /// Whether `node`'s subtree holds only plain-text tokens, gathered already.
+    fn skips(&self, node: usize) -> bool {
+        self.plain.is_some_and(|plain| !plain.holds_other(node))
+    }
+
+    /// Gather the tokens at `node`, `depth` bytes deep, if they are long enough and not
+    /// gathered already as plain text.
     fn gather_at(&mut self, node: usize, depth: usize, end: LexState) {
-        if depth >= self.shortest {
+        if depth >= self.shortest && !self.plain.is_some_and(|plain| plain.is_plain(node)) {
             self.gather(self.trie.tokens_at(node), end);
         }
     }
@@ -619,7 +671,7 @@ impl<'a> Walk<'a> {
     /// `q`, the state `node` is reached in ([`Walk::subtree_stays_in`]), and no token of it
     /// is too short; whether it did.
     fn take_whole(&mut self, node: usize, depth: usize, q: LexState) -> bool {
-        let stays = depth >= self.shortest && self.subtree_stays_in(node, q);
+        let stays = self.plain.is_none() && depth >= self.shortest && self.subtree_stays_in(node, q);
         if stays {
             self.gather(self.trie.subtree_tokens(node), q);
         }
@@ -696,7 +748,7 @@ impl<'a> Walk<'a> {
     fn take_next_child(&mut self) -> Option<(usize, usize, LexState)> {
         let top = self.pending.last_mut()?;
         let child = top.next_child;
-        top.next_child = self.trie.nodes()[child].subtree_end();
+        top.next_child = first_visited(self.plain, self.trie.nodes()[child].subtree_end(), top.end);
         self.path.truncate(top.closed + 1);
         let (q, depth) = (top.q, top.depth + 1);
         if top.next_child >= top.end {
@@ -709,8 +761,9 @@ impl<'a> Walk<'a> {
     /// lexer state `q`.
     fn push_children(&mut self, node: usize, depth: usize, q: LexState) {
         let end = self.trie.nodes()[node].subtree_end();
-        if node + 1 < end {
-            self.pending.push(PendingNode { next_child: node + 1, end, q, closed: self.path.len() - 1, depth });
+        let first = first_visited(self.plain, node + 1, end);
+        if first < end {
+            self.pending.push(PendingNode { next_child: first, end, q, closed: self.path.len() - 1, depth });
         }
     }
 
@@ -759,16 +812,18 @@ impl<'a> Walk<'a> {
 
     /// The classes gathered, each with its tokens in ascending order.
     fn into_classes(self) -> (Vec<TokenClass>, Vec<u32>) {
-        let (tokens, ranges) = self.tokens_by_class();
+        let (tokens, ranges, mut bitmaps) = self.tokens_by_class();
         let mut shared: HashMap<u32, Arc<[Lexeme]>> = HashMap::new();
         let classes = self
             .class_keys
             .iter()
             .zip(ranges)
-            .map(|(&(sequence, end), tokens)| TokenClass {
+            .enumerate()
+            .map(|(class, (&(sequence, end), tokens))| TokenClass {
                 lexemes: Arc::clone(shared.entry(sequence).or_insert_with(|| self.lexeme_sequence(sequence).into())),
                 end,
                 tokens,
+                bitmap: bitmaps[class].take(),
             })
             .collect();
         (classes, tokens)
@@ -791,9 +846,13 @@ impl<'a> Walk<'a> {
     /// tokens is sorted; a class holding many sets its ids in a bit set of the vocabulary
     /// and reads them back in order, which is linear and stays in cache (a row inside a
     /// string literal holds most of the vocabulary in one or two classes).
-    fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>) {
+    fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>, Vec<Option<Words>>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
+        let plain = self.plain_class.zip(self.plain);
+        if let Some((class, plain)) = plain {
+            sizes[class as usize] += plain.ids().len() as u32;
+        }
         let ranges: Vec<Range<u32>> = sizes
             .iter()
             .scan(0u32, |start, &size| {
@@ -803,7 +862,11 @@ impl<'a> Walk<'a> {
             .collect();
         let mut dense: Vec<Option<BitSet>> = sizes
             .iter()
-            .map(|&size| (size as usize * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count)))
+            .enumerate()
+            .map(|(class, &size)| {
+                let dense = size as usize * DENSE_CLASS_RATIO >= self.token_count && self.plain_class != Some(class as u32);
+                dense.then(|| BitSet::new(self.token_count))
+            })
             .collect();
         let mut next: Vec<u32> = ranges.iter().map(|r| r.start).collect();
         let mut tokens = vec![0u32; ranges.last().map_or(0, |r| r.end as usize)];
@@ -817,14 +880,28 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        for (range, set) in ranges.iter().zip(&dense) {
-            let class = &mut tokens[range.start as usize..range.end as usize];
-            match set {
-                Some(set) => set.write_ascending(class),
-                None => class.sort_unstable(),
-            }
+        let mut bitmaps: Vec<Option<Words>> = Vec::with_capacity(ranges.len());
+        for (class, (range, set)) in ranges.iter().zip(dense).enumerate() {
+            let class_tokens = &mut tokens[range.start as usize..range.end as usize];
+            let bitmap = match (set, plain) {
+                (Some(set), _) => {
+                    set.write_ascending(class_tokens);
+                    Some(set.into_words())
+                }
+                (None, Some((plain_class, plain))) if plain_class == class as u32 => {
+                    let others = merge_plain(class_tokens, plain.ids());
+                    let mut bits = BitSet::from_words(plain.bitmap(), self.token_count);
+                    others.iter().for_each(|&t| bits.insert(t));
+                    Some(bits.into_words())
+                }
+                (None, _) => {
+                    class_tokens.sort_unstable();
+                    None
+                }
+            };
+            bitmaps.push(bitmap);
         }
-        (tokens, ranges)
+        (tokens, ranges, bitmaps)
     }
 
     /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
@@ -834,19 +911,60 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// A fixed-size set of token ids, for ordering a dense class's ids.
+/// Fill `class` with its gathered ids, at its start, and `plain` (ascending, none of
+/// them gathered), in one ascending list: the plain ids are most of a string body's
+/// row, copied in runs between the few others. The others, ascending.
+fn merge_plain(class: &mut [u32], plain: &[u32]) -> Vec<u32> {
+    let mut others = class[..class.len() - plain.len()].to_vec();
+    others.sort_unstable();
+    let (mut at, mut from) = (0, 0);
+    for &other in &others {
+        let run = plain[from..].partition_point(|&id| id < other);
+        class[at..at + run].copy_from_slice(&plain[from..from + run]);
+        class[at + run] = other;
+        (at, from) = (at + run + 1, from + run);
+    }
+    class[at..].copy_from_slice(&plain[from..]);
+    others
+}
+
+/// The first of trie node `node` and its next siblings that a walk visits (`end` when
+/// none is, `end` being where their parent's subtree ends): with `plain`, the first
+/// holding a token that is not plain text.
+fn first_visited(plain: Option<&PlainTokens>, node: usize, end: usize) -> usize {
+    match plain {
+        Some(plain) if node < end => plain.next_other(node),
+        _ => node,
+    }
+}
+
+/// A fixed-size set of token ids in mask layout, for ordering a dense class's ids.
 struct BitSet {
-    words: Vec<u64>,
+    words: Vec<u32>,
 }
 
 impl BitSet {
     /// An empty set of ids below `len`.
     fn new(len: usize) -> BitSet {
-        BitSet { words: vec![0; len.div_ceil(64)] }
+        BitSet { words: vec![0; len.div_ceil(32)] }
+    }
+
+    /// The set of ids below `len` that `words` holds (in mask layout, as many words or
+    /// fewer).
+    fn from_words(words: &[u32], len: usize) -> BitSet {
+        let mut set = BitSet::new(len);
+        set.words[..words.len()].copy_from_slice(words);
+        set
     }
 
     fn insert(&mut self, id: u32) {
-        self.words[id as usize / 64] |= 1 << (id % 64);
+        self.words[id as usize / 32] |= 1 << (id % 32);
+    }
+
+    /// The words, shared (a class's and its automaton's bitmap are one).
+    fn into_words(self) -> Words {
+        let len = self.words.len();
+        Words::shared(&Arc::new(WordBuffer::from_words(self.words)), 0..len).expect("the whole buffer")
     }
 
     /// Writes the set's ids in ascending order into `out`, which holds exactly as many.
@@ -855,7 +973,7 @@ impl BitSet {
         for (w, &word) in self.words.iter().enumerate() {
             let mut bits = word;
             while bits != 0 {
-                out[at] = (w * 64) as u32 + bits.trailing_zeros();
+                out[at] = (w * 32) as u32 + bits.trailing_zeros();
                 at += 1;
                 bits &= bits - 1;
             }

@@ -290,3 +290,33 @@ fn states_near_a_length_bound_are_derived_from_the_far_ones() {
     let by_length = derived.iter().filter(|d| !d.settles(b"abcabc") && d.settles(b"a")).count();
     assert!(by_length >= 2, "states near the bound are derived by token length ({derived:?})");
 }
+
+#[test]
+fn rows_taking_plain_text_whole_equal_rows_walked_through() {
+    // A JSON string's body keeps to itself on plain text; a quoted body without `x` and
+    // the start state do not (the walk then takes no shortcut).
+    let g = bnf_with(
+        "s: item | item s
+         item: STR | NOX | NUM",
+        &[("STR", r#""([^"\\\x00-\x1f]|\\.)*""#, false), ("NOX", "'[^'x]*'", false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let lexer = compiled.lexer();
+    let alphabet: [&[u8]; 9] = [b"a", b"x", b"\"", b"\\", "é".as_bytes(), b"\t", b"'", b" ", b"1"];
+    let tokens = tokens_over(&alphabet, &[&[0xC3], &[0xA9, b'a'], &[0x7F], &[0xED, 0xA0, 0x80], "𝄞".as_bytes()]);
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None));
+    for (prefix, keeps) in [(&b"\""[..], true), (b"\"ab", true), (b"'", false), (b"'a", false), (b"", false), (b"1", false)] {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let q = r.lex_state();
+        assert_eq!(keeps_to_itself_on_plain_text(lexer, q), keeps, "{prefix:?}");
+        let row = |plain| build_row(lexer, &vocab, q, &SubtreeWalks::new(0), |_| Some(1), plain);
+        let (walked, taken) = (row(None), row(Some(vocab.trie().plain_tokens())));
+        let key = |row: &SpannerRow| -> Vec<_> {
+            row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
+        };
+        // Where the check fails, taking plain text whole would be wrong.
+        assert_eq!(key(&walked) == key(&taken), keeps, "{prefix:?}");
+    }
+    assert_rows_equal_feeding(&compiled, &tokens, &[b"\"", b"\"ab", b"\"a\\", b"\"\xC3", b"'a"]);
+}

@@ -24,6 +24,7 @@
 
 mod decoder;
 mod hf;
+mod plain;
 mod trie;
 mod vocab;
 
@@ -37,6 +38,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::{Error, Result};
 
+pub use plain::{PlainText, PlainTokens};
 pub use trie::{ByteBuckets, Children, TokenTrie, TrieNode};
 pub use vocab::{Vocabulary, WELL_KNOWN_EOS_NAMES};
 

@@ -309,3 +309,40 @@ fn encoder_failure_is_an_error_at_encode() {
     );
     assert!(tokenizer.encode("a").is_err());
 }
+
+/// Plain text as the standard library decodes it: valid UTF-8, at least one character,
+/// none of them a control character, `"` or `\`.
+fn is_plain_text(bytes: &[u8]) -> bool {
+    std::str::from_utf8(bytes).is_ok_and(|s| !s.is_empty() && s.chars().all(|c| !c.is_ascii_control() && c != '"' && c != '\\'))
+}
+
+/// The plain tokens, and the subtrees holding others, agree with decoding each token.
+fn assert_plain_tokens_agree(vocab: &Vocabulary) {
+    let trie = vocab.trie();
+    let plain = trie.plain_tokens();
+    let expected: Vec<u32> = (0..vocab.len() as u32).filter(|&id| vocab.token_bytes(id).is_some_and(is_plain_text)).collect();
+    assert_eq!(plain.ids(), expected.as_slice());
+    let is_plain = |id: &u32| plain.ids().binary_search(id).is_ok();
+    for node in 0..trie.node_count() {
+        assert_eq!(plain.holds_other(node), !trie.subtree_tokens(node).iter().all(is_plain), "node {node}");
+        if let Some(&id) = trie.tokens_at(node).first() {
+            assert_eq!(plain.is_plain(node), is_plain(&id), "node {node}");
+        }
+    }
+}
+
+#[test]
+fn plain_tokens_agree_with_utf8_decoding() {
+    let mut tokens: Vec<Vec<u8>> = ["a", "ab", "a\"", "é", "éx", "\t", "\u{7f}", "\\n", "€", "𝄞", "\u{10FFFF}", "\u{80}"]
+        .iter()
+        .map(|t| t.as_bytes().to_vec())
+        .collect();
+    // Half characters, overlong forms, surrogates, past U+10FFFF, stray continuations.
+    tokens.extend([vec![0xC3], vec![0xA9, b'a'], vec![0xC0, 0x80], vec![0xE0, 0x80, 0x80], vec![0xED, 0xA0, 0x80], vec![0xF4, 0x90, 0x80, 0x80], vec![0xF5]]);
+    tokens.extend((0..=255u8).map(|b| vec![b]));
+    assert_plain_tokens_agree(&Vocabulary::from_token_bytes(tokens, None));
+    match all_three() {
+        Some(tokenizers) => tokenizers.iter().for_each(|(_, t)| assert_plain_tokens_agree(t.vocab())),
+        None => eprintln!("SKIPPED: plain tokens of the real tokenizers (../shared/tokenizers/ absent)"),
+    }
+}

@@ -1,5 +1,6 @@
 //! The token trie: every text token's bytes in one flat, preorder array.
 
+use super::PlainTokens;
 use std::fmt;
 
 /// One node of a [`TokenTrie`]: the edge byte that leads to it and the extent of its subtree.
@@ -105,6 +106,7 @@ pub struct TokenTrie {
     longer_than: Vec<u32>,
     /// Length of the longest token.
     max_depth: usize,
+    plain: PlainTokens,
 }
 
 impl TokenTrie {
@@ -283,6 +285,19 @@ impl TokenTrie {
         &self.by_length[..count]
     }
 
+    /// Which tokens are plain text ([`PlainTokens`]).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    ///
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"a".to_vec(), b"\"".to_vec()], None);
+    /// assert_eq!(vocab.trie().plain_tokens().ids(), &[0]);
+    /// ```
+    pub fn plain_tokens(&self) -> &PlainTokens {
+        &self.plain
+    }
+
     /// The children of `node`, in increasing order of their bytes.
     ///
     /// # Panics
@@ -436,7 +451,18 @@ impl<'a> TrieBuilder<'a> {
         self.nodes[TokenTrie::ROOT].subtree_end = index_u32(self.nodes.len());
         let (descendant_bytes, heights) = subtree_summaries(&self.nodes);
         let (by_length, longer_than) = longest_first(self.ids_by_length);
-        TokenTrie { nodes: self.nodes, token_ids: self.token_ids, descendant_bytes, heights, by_length, longer_than, max_depth: self.max_depth }
+        let mut trie = TokenTrie {
+            nodes: self.nodes,
+            token_ids: self.token_ids,
+            descendant_bytes,
+            heights,
+            by_length,
+            longer_than,
+            max_depth: self.max_depth,
+            plain: PlainTokens::default(),
+        };
+        trie.plain = PlainTokens::new(&trie);
+        trie
     }
 }
 

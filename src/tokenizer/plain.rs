@@ -1,0 +1,230 @@
+//! Plain-text tokens: the tokens that are whole characters of ordinary text.
+//!
+//! Inside a string literal (a JSON string, most of a Java or Go one), nearly the whole
+//! vocabulary leaves the lexer where it found it: every character of such a token steps
+//! back to the state it started from. Which tokens those are depends on the vocabulary
+//! alone, once "ordinary text" is fixed, so the trie computes them once ([`PlainTokens`])
+//! and a lexer state that keeps to itself on every such character
+//! ([`PlainText`], checked by the spanner) gets them all as one class, walking only the
+//! few thousand tokens holding anything else.
+
+use super::TokenTrie;
+
+/// The characters of plain text, as an automaton over UTF-8 bytes: every Unicode scalar
+/// value except the control characters (`U+0000..=U+001F` and `U+007F`), `"` and `\`.
+/// These are the characters a JSON string holds unescaped, without DEL; the states
+/// between a character's first and last byte check that the bytes are well-formed UTF-8
+/// (no overlong forms, no surrogates, nothing past `U+10FFFF`).
+///
+/// # Example
+/// ```
+/// use stackmask::tokenizer::PlainText;
+/// let ends_plain = |bytes: &[u8]| {
+///     bytes.iter().try_fold(PlainText::BOUNDARY, |s, &b| PlainText::step(s, b)) == Some(PlainText::BOUNDARY)
+/// };
+/// assert!(ends_plain("héllo, wörld €".as_bytes()));
+/// assert!(!ends_plain(b"say \"hi\""));
+/// assert!(!ends_plain(b"tab\t"));
+/// assert!(!ends_plain(&"é".as_bytes()[..1])); // half a character
+/// assert!(!ends_plain(&[0xED, 0xA0, 0x80])); // a surrogate
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct PlainText;
+
+impl PlainText {
+    /// Between characters (the start).
+    pub const BOUNDARY: u8 = 0;
+    /// How many states [`PlainText::step`] uses (ids below this).
+    pub const STATES: usize = 8;
+
+    /// The state after `byte` in state `state`; `None` when `byte` leaves plain text.
+    pub const fn step(state: u8, byte: u8) -> Option<u8> {
+        // States: 0 boundary; 1, 2, 5 expect 1, 2, 3 more continuation bytes; 3 (after
+        // E0), 4 (after ED), 6 (after F0) and 7 (after F4) expect a narrowed first one.
+        let next = match (state, byte) {
+            (0, b'"' | b'\\' | 0x00..=0x1F | 0x7F) => return None,
+            (0, 0x20..=0x7E) => 0,
+            (0, 0xC2..=0xDF) => 1,
+            (0, 0xE0) => 3,
+            (0, 0xE1..=0xEC | 0xEE..=0xEF) => 2,
+            (0, 0xED) => 4,
+            (0, 0xF0) => 6,
+            (0, 0xF1..=0xF3) => 5,
+            (0, 0xF4) => 7,
+            (1, 0x80..=0xBF) => 0,
+            (2, 0x80..=0xBF) | (3, 0xA0..=0xBF) | (4, 0x80..=0x9F) => 1,
+            (5, 0x80..=0xBF) | (6, 0x90..=0xBF) | (7, 0x80..=0x8F) => 2,
+            _ => return None,
+        };
+        Some(next)
+    }
+}
+
+/// Which tokens of a [`TokenTrie`](super::TokenTrie) are plain text (whole
+/// [`PlainText`] characters, at least one), and where in the trie the others are.
+///
+/// # Example
+/// ```
+/// use stackmask::tokenizer::Vocabulary;
+/// let tokens = ["ab", "a\"", "é", "\u{e9}x", "\n"].iter().map(|t| t.as_bytes().to_vec()).collect();
+/// let vocab = Vocabulary::from_token_bytes(tokens, None);
+/// let trie = vocab.trie();
+/// let plain = trie.plain_tokens();
+/// assert_eq!(plain.ids(), &[0, 2, 3]);
+/// // Below "a" is `a"`: a walk skipping plain tokens goes there, not below "é".
+/// assert!(plain.holds_other(trie.lookup(b"a").unwrap()));
+/// assert!(!plain.holds_other(trie.lookup("é".as_bytes()).unwrap()));
+/// assert!(plain.is_plain(trie.lookup(b"ab").unwrap()));
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct PlainTokens {
+    /// The plain tokens' ids, ascending, and as a bitmap (mask layout, up to the word
+    /// of the largest).
+    ids: Vec<u32>,
+    bitmap: Vec<u32>,
+    /// By node: whether the path to it is plain text.
+    plain: Bits,
+    /// By node: whether a token at it or below it is not plain text.
+    other: Bits,
+    /// By node: the first of it and its next siblings holding a token that is not plain
+    /// text, else where its parent's subtree ends.
+    next_other: Vec<u32>,
+}
+
+impl PlainTokens {
+    /// Computed from a trie's nodes in preorder and each node's token ids.
+    pub(super) fn new(trie: &TokenTrie) -> PlainTokens {
+        let nodes = trie.nodes();
+        let mut states = vec![None; nodes.len()];
+        let mut parents: Vec<usize> = Vec::new();
+        let (mut plain, mut other) = (Bits::new(nodes.len()), Bits::new(nodes.len()));
+        let mut ids = Vec::new();
+        states[0] = Some(PlainText::BOUNDARY);
+        for node in 1..nodes.len() {
+            while parents.last().is_some_and(|&p| nodes[p].subtree_end() <= node) {
+                parents.pop();
+            }
+            let parent = parents.last().copied().unwrap_or(0);
+            states[node] = states[parent].and_then(|s| PlainText::step(s, nodes[node].byte));
+            if states[node] == Some(PlainText::BOUNDARY) {
+                plain.insert(node);
+                ids.extend_from_slice(trie.tokens_at(node));
+            } else if !trie.tokens_at(node).is_empty() {
+                other.insert(node);
+            }
+            parents.push(node);
+        }
+        // Children come after their parents: one backward pass lifts `other` to ancestors.
+        for node in (0..nodes.len()).rev() {
+            let mut child = node + 1;
+            while child < nodes[node].subtree_end() && !other.contains(node) {
+                if other.contains(child) {
+                    other.insert(node);
+                }
+                child = nodes[child].subtree_end();
+            }
+        }
+        ids.sort_unstable();
+        let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
+        ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
+        let next_other = next_other(nodes, &other);
+        PlainTokens { ids, bitmap, plain, other, next_other }
+    }
+
+    /// The ids of the plain-text tokens, ascending.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    /// [`PlainTokens::ids`] as a bitmap: bit `id % 32` of word `id / 32` is set for each;
+    /// no more words than the largest id needs.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["\"", "a", "b"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// assert_eq!(vocab.trie().plain_tokens().bitmap(), &[0b110]);
+    /// ```
+    pub fn bitmap(&self) -> &[u32] {
+        &self.bitmap
+    }
+
+    /// Whether the bytes on the path to trie node `node` are plain text (so are the
+    /// tokens at it).
+    pub fn is_plain(&self, node: usize) -> bool {
+        self.plain.contains(node)
+    }
+
+    /// Whether some token at `node` or below it is not plain text.
+    pub fn holds_other(&self, node: usize) -> bool {
+        self.other.contains(node)
+    }
+
+    /// The first of `node` and its next siblings (in byte order) that holds a token
+    /// that is not plain text ([`PlainTokens::holds_other`]); where their parent's
+    /// subtree ends when none does. A walk skipping plain text steps through the
+    /// children of a node with it, never visiting the others.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::{TokenTrie, Vocabulary};
+    /// let tokens = ["a", "b", "c\"", "d"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let trie = vocab.trie();
+    /// let (a, c) = (trie.lookup(b"a").unwrap(), trie.lookup(b"c").unwrap());
+    /// assert_eq!(trie.plain_tokens().next_other(a), c);
+    /// let d = trie.lookup(b"d").unwrap();
+    /// assert_eq!(trie.plain_tokens().next_other(d), trie.node_count());
+    /// ```
+    pub fn next_other(&self, node: usize) -> usize {
+        self.next_other[node] as usize
+    }
+}
+
+/// By node, [`PlainTokens::next_other`]: each parent's children, last to first.
+fn next_other(nodes: &[super::TrieNode], other: &Bits) -> Vec<u32> {
+    let mut next = vec![0u32; nodes.len()];
+    next[0] = nodes.len() as u32;
+    let mut children = Vec::new();
+    for parent in 0..nodes.len() {
+        children.clear();
+        let mut child = parent + 1;
+        while child < nodes[parent].subtree_end() {
+            children.push(child);
+            child = nodes[child].subtree_end();
+        }
+        let mut following = nodes[parent].subtree_end;
+        for &child in children.iter().rev() {
+            if other.contains(child) {
+                following = child as u32;
+            }
+            next[child] = following;
+        }
+    }
+    next
+}
+
+impl std::fmt::Debug for PlainTokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PlainTokens").field("plain", &self.ids.len()).finish()
+    }
+}
+
+/// A fixed-size set of node indices.
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+}
