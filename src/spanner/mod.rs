@@ -48,17 +48,19 @@ use crate::ir::TerminalId;
 use crate::error::{Error, LimitKind, Result};
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
-use crate::tokenizer::{ByteBuckets, PlainText, PlainTokens, TokenTrie, Vocabulary};
+use crate::tokenizer::{ByteBuckets, PlainTokens, TokenTrie, Vocabulary};
 use crate::words::{WordBuffer, Words};
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
+use plain::PlainChain;
 use subtrees::SubtreeWalks;
 
 pub use derive::{Derivation, Plan};
 
 mod derive;
+mod plain;
 mod subtrees;
 
 /// How many times, on average, finding the lexer states that share rows may examine each
@@ -278,8 +280,9 @@ impl TokenSpanner {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
-            let plain = keeps_to_itself_on_plain_text(lexer, q).then(|| self.vocab.trie().plain_tokens());
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), plain))
+            let plain = self.vocab.trie().plain_tokens();
+            let chain = PlainChain::of(lexer, q, plain.max_chars());
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), chain.as_ref().map(|c| (plain, c))))
         }))
     }
 
@@ -465,37 +468,13 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
     (!restart.is_dead()).then_some((true, restart))
 }
 
-/// Whether every plain text ([`PlainText`]) fed from lexer state `q` steps back to `q`
-/// at the end of each character, the lexer never dying on the way (so closing no
-/// lexeme): then the plain-text tokens are one class of `q`'s row, closing nothing and
-/// ending in `q`. Inside a JSON string's body, and most string literals', it does.
-fn keeps_to_itself_on_plain_text(lexer: &Lexer, q: LexState) -> bool {
-    if lexer.is_start(q) {
-        return false;
-    }
-    let mut seen: HashSet<(LexState, u8)> = HashSet::new();
-    let mut pending = vec![(q, PlainText::BOUNDARY)];
-    while let Some((s, within)) = pending.pop() {
-        for byte in 0..=u8::MAX {
-            let Some(next_within) = PlainText::step(within, byte) else { continue };
-            let next = lexer.next(s, byte);
-            if next.is_dead() || (next_within == PlainText::BOUNDARY && next != q) {
-                return false;
-            }
-            if next_within != PlainText::BOUNDARY && seen.insert((next, next_within)) {
-                pending.push((next, next_within));
-            }
-        }
-    }
-    true
-}
-
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
 /// tokens whose first byte `shortest` maps to `Some(n)`, of at least `n` bytes.
 ///
-/// With `plain` (the vocabulary's plain-text tokens, when `q` keeps to itself on plain
-/// text: [`keeps_to_itself_on_plain_text`]), those tokens are one class from the start and
-/// the walk visits only the subtrees holding others. Otherwise, a subtree whose bytes all
+/// With `plain` (the vocabulary's plain-text tokens and what plain text does from `q`),
+/// those tokens are classes by their number of characters from the start (one class of
+/// most of the vocabulary in a string's body) and the walk visits only the subtrees
+/// holding others. Otherwise, a subtree whose bytes all
 /// keep the lexer in the state it is reached in is taken whole, without visiting its
 /// nodes, and a first-level subtree that earlier rows walked from the same state is
 /// merged from `subtrees`.
@@ -505,13 +484,21 @@ fn build_row(
     q: LexState,
     subtrees: &SubtreeWalks,
     shortest: impl Fn(u8) -> Option<usize>,
-    plain: Option<&PlainTokens>,
+    plain: Option<(&PlainTokens, &PlainChain)>,
 ) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
-    if let Some(plain) = plain.filter(|plain| !plain.ids().is_empty()) {
+    if let Some((plain, chain)) = plain.filter(|(plain, _)| !plain.ids().is_empty()) {
         walk.plain = Some(plain);
-        walk.plain_class = Some(walk.class_of(0, q));
+        if chain.keeps_to(q) {
+            walk.plain_class = Some(walk.class_of(0, q));
+        } else {
+            for chars in 1..=plain.max_chars() {
+                if let Some(end) = chain.end(chars) {
+                    walk.gather(plain.of_chars(chars), end);
+                }
+            }
+        }
     }
     for child in trie.children(TokenTrie::ROOT) {
         let Some(shortest) = shortest(trie.nodes()[child].byte) else { continue };

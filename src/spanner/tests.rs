@@ -291,32 +291,61 @@ fn states_near_a_length_bound_are_derived_from_the_far_ones() {
     assert!(by_length >= 2, "states near the bound are derived by token length ({derived:?})");
 }
 
-#[test]
-fn rows_taking_plain_text_whole_equal_rows_walked_through() {
-    // A JSON string's body keeps to itself on plain text; a quoted body without `x` and
-    // the start state do not (the walk then takes no shortcut).
-    let g = bnf_with(
-        "s: item | item s
-         item: STR | NOX | NUM",
-        &[("STR", r#""([^"\\\x00-\x1f]|\\.)*""#, false), ("NOX", "'[^'x]*'", false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
-    );
-    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+/// Whether each prefix's state takes plain tokens by count ([`PlainChain`]) as
+/// `by_count` says, and its row so built equals the row walked token by token; how many
+/// of those states count characters (rather than keep to themselves).
+fn assert_plain_chains(compiled: &Arc<CompiledGrammar>, vocab: &Vocabulary, cases: &[(&[u8], bool)]) -> usize {
     let lexer = compiled.lexer();
-    let alphabet: [&[u8]; 9] = [b"a", b"x", b"\"", b"\\", "é".as_bytes(), b"\t", b"'", b" ", b"1"];
-    let tokens = tokens_over(&alphabet, &[&[0xC3], &[0xA9, b'a'], &[0x7F], &[0xED, 0xA0, 0x80], "𝄞".as_bytes()]);
-    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None));
-    for (prefix, keeps) in [(&b"\""[..], true), (b"\"ab", true), (b"'", false), (b"'a", false), (b"", false), (b"1", false)] {
-        let mut r = Recognizer::new(Arc::clone(&compiled));
+    let plain = vocab.trie().plain_tokens();
+    let mut counting = 0;
+    for &(prefix, by_count) in cases {
+        let mut r = Recognizer::new(Arc::clone(compiled));
         r.feed(prefix).unwrap();
         let q = r.lex_state();
-        assert_eq!(keeps_to_itself_on_plain_text(lexer, q), keeps, "{prefix:?}");
-        let row = |plain| build_row(lexer, &vocab, q, &SubtreeWalks::new(0), |_| Some(1), plain);
-        let (walked, taken) = (row(None), row(Some(vocab.trie().plain_tokens())));
+        let chain = PlainChain::of(lexer, q, plain.max_chars());
+        assert_eq!(chain.is_some(), by_count, "{prefix:?}");
+        let Some(chain) = chain else { continue };
+        counting += usize::from(!chain.keeps_to(q));
+        let row = |plain| build_row(lexer, vocab, q, &SubtreeWalks::new(0), |_| Some(1), plain);
+        let (walked, taken) = (row(None), row(Some((plain, &chain))));
         let key = |row: &SpannerRow| -> Vec<_> {
             row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
         };
-        // Where the check fails, taking plain text whole would be wrong.
-        assert_eq!(key(&walked) == key(&taken), keeps, "{prefix:?}");
+        assert_eq!(key(&walked), key(&taken), "{prefix:?}");
     }
-    assert_rows_equal_feeding(&compiled, &tokens, &[b"\"", b"\"ab", b"\"a\\", b"\"\xC3", b"'a"]);
+    counting
+}
+
+#[test]
+fn rows_taking_plain_tokens_by_count_equal_rows_walked_through() {
+    // A JSON string's body keeps to itself on plain text; beside it, a string of at most
+    // 3 characters counts them (then, past its bound, keeps to the body); a quoted body
+    // without `x` steps characters apart; the start state is never taken by count.
+    let g = bnf_with(
+        "s: item | item s
+         item: STR | SHORT | NOX | NUM",
+        &[
+            ("STR", r#""([^"\\\x00-\x1f]|\\.)*""#, false),
+            ("SHORT", r#""[^"\\\x00-\x1f]{0,3}"!"#, false),
+            ("NOX", "'[^'x]*'", false),
+            ("NUM", "[0-9]+", false),
+            ("WS", " +", true),
+        ],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 10] = [b"a", b"x", b"\"", b"\\", "é".as_bytes(), b"\t", b"'", b"!", b" ", b"1"];
+    let extra: [&[u8]; 7] = [&[0xC3], &[0xA9, b'a'], &[0x7F], &[0xED, 0xA0, 0x80], "𝄞".as_bytes(), b"abcd", b"abcdef"];
+    let tokens = tokens_over(&alphabet, &extra);
+    let vocab = Vocabulary::from_token_bytes(tokens.clone(), None);
+    let cases: [(&[u8], bool); 8] =
+        [(b"\"", true), (b"\"ab", true), (b"\"abcd", true), (b"'", false), (b"'a", false), (b"", false), (b"1", false), (b"\"a\\", true)];
+    let counting = assert_plain_chains(&compiled, &vocab, &cases);
+    assert!(counting >= 2, "states counting characters are taken by count ({counting})");
+    assert_rows_equal_feeding(&compiled, &tokens, &[b"\"", b"\"ab", b"\"a\\", b"\"\xC3", b"'a", b"\"abc"]);
+
+    // A string of at most 2 characters alone: a third kills the lexer.
+    let g = bnf_with("s: item | item s\n item: TINY | NUM", &[("TINY", r#""[^"\\\x00-\x1f]{0,2}""#, false), ("NUM", "[0-9]+", false)]);
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let counting = assert_plain_chains(&compiled, &vocab, &[(b"\"", true), (b"\"a", true), (b"\"ab", true)]);
+    assert_eq!(counting, 3);
 }

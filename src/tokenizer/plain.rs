@@ -82,6 +82,9 @@ pub struct PlainTokens {
     /// of the largest).
     ids: Vec<u32>,
     bitmap: Vec<u32>,
+    /// By number of characters `n`, the ids of the plain tokens of `n` characters,
+    /// ascending (none of 0).
+    by_chars: Vec<Vec<u32>>,
     /// By node: whether the path to it is plain text.
     plain: Bits,
     /// By node: whether a token at it or below it is not plain text.
@@ -96,6 +99,8 @@ impl PlainTokens {
     pub(super) fn new(trie: &TokenTrie) -> PlainTokens {
         let nodes = trie.nodes();
         let mut states = vec![None; nodes.len()];
+        let mut chars = vec![0u16; nodes.len()];
+        let mut by_chars: Vec<Vec<u32>> = vec![Vec::new()];
         let mut parents: Vec<usize> = Vec::new();
         let (mut plain, mut other) = (Bits::new(nodes.len()), Bits::new(nodes.len()));
         let mut ids = Vec::new();
@@ -109,8 +114,17 @@ impl PlainTokens {
             if states[node] == Some(PlainText::BOUNDARY) {
                 plain.insert(node);
                 ids.extend_from_slice(trie.tokens_at(node));
-            } else if !trie.tokens_at(node).is_empty() {
-                other.insert(node);
+                chars[node] = chars[parent] + 1;
+                let n = usize::from(chars[node]);
+                if by_chars.len() <= n {
+                    by_chars.resize(n + 1, Vec::new());
+                }
+                by_chars[n].extend_from_slice(trie.tokens_at(node));
+            } else {
+                chars[node] = chars[parent];
+                if !trie.tokens_at(node).is_empty() {
+                    other.insert(node);
+                }
             }
             parents.push(node);
         }
@@ -125,15 +139,37 @@ impl PlainTokens {
             }
         }
         ids.sort_unstable();
+        by_chars.iter_mut().for_each(|ids| ids.sort_unstable());
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
         let next_other = next_other(nodes, &other);
-        PlainTokens { ids, bitmap, plain, other, next_other }
+        PlainTokens { ids, bitmap, by_chars, plain, other, next_other }
     }
 
     /// The ids of the plain-text tokens, ascending.
     pub fn ids(&self) -> &[u32] {
         &self.ids
+    }
+
+    /// The ids of the plain tokens of `chars` characters, ascending.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["ab", "é", "éa", "a\""].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let plain = vocab.trie().plain_tokens();
+    /// assert_eq!((plain.of_chars(1), plain.of_chars(2)), (&[1][..], &[0, 2][..]));
+    /// assert_eq!(plain.max_chars(), 2);
+    /// assert!(plain.of_chars(3).is_empty());
+    /// ```
+    pub fn of_chars(&self, chars: usize) -> &[u32] {
+        self.by_chars.get(chars).map_or(&[], Vec::as_slice)
+    }
+
+    /// The most characters a plain token has (0 when there is none).
+    pub fn max_chars(&self) -> usize {
+        self.by_chars.len().saturating_sub(1)
     }
 
     /// [`PlainTokens::ids`] as a bitmap: bit `id % 32` of word `id / 32` is set for each;

@@ -1,0 +1,111 @@
+//! What plain text does from a lexer state, character by character.
+//!
+//! Inside a string literal every plain-text character ([`PlainText`]) steps the lexer
+//! the same way: a string's body steps back to itself, a length-bounded string's counts
+//! one more. When that holds from a row's state for as many characters as the longest
+//! plain token has, every plain token's fate is known from its number of characters
+//! alone ([`PlainChain`]), and the row takes them by count
+//! ([`PlainTokens::of_chars`](crate::tokenizer::PlainTokens::of_chars)) without walking
+//! them.
+
+use super::step_outcome;
+use crate::lexer::{LexState, Lexer};
+use crate::tokenizer::PlainText;
+use hashbrown::HashSet;
+
+/// From a lexer state `q`: every plain character steps it (through all of its bytes,
+/// closing no lexeme) to one state, every next plain character that one to one state,
+/// and so on, for as many characters as the chain is long.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PlainChain {
+    /// `ends[n - 1]`: the state after `n` characters.
+    ends: Vec<LexState>,
+    /// Whether the last end steps to itself (so ends every longer text); else one more
+    /// character kills the lexer, closing nothing.
+    stationary: bool,
+}
+
+impl PlainChain {
+    /// The chain from `q` for texts of up to `max_chars` characters; `None` when the
+    /// characters step `q` (or a state after it) apart, when one would close a lexeme,
+    /// or when `q` is the start state.
+    pub(super) fn of(lexer: &Lexer, q: LexState, max_chars: usize) -> Option<PlainChain> {
+        if lexer.is_start(q) {
+            return None;
+        }
+        let mut ends = Vec::new();
+        let mut at = q;
+        while ends.len() < max_chars {
+            match plain_step(lexer, at) {
+                PlainStep::Apart => return None,
+                PlainStep::To(next) if lexer.is_start(next) => return None,
+                PlainStep::To(next) => {
+                    ends.push(next);
+                    if next == at {
+                        return Some(PlainChain { ends, stationary: true });
+                    }
+                    at = next;
+                }
+                PlainStep::Dies => break,
+            }
+        }
+        Some(PlainChain { ends, stationary: false })
+    }
+
+    /// The state a plain text of `chars` characters (at least one) ends in; `None` when
+    /// it kills the lexer.
+    pub(super) fn end(&self, chars: usize) -> Option<LexState> {
+        match self.ends.get(chars.checked_sub(1)?) {
+            Some(&end) => Some(end),
+            None if self.stationary => self.ends.last().copied(),
+            None => None,
+        }
+    }
+
+    /// Whether every plain text ends in `q` (a string's body, when `q` is where the
+    /// chain starts).
+    pub(super) fn keeps_to(&self, q: LexState) -> bool {
+        self.stationary && self.ends == [q]
+    }
+}
+
+/// What every plain character does from one lexer state.
+enum PlainStep {
+    /// Steps it to this state, closing nothing.
+    To(LexState),
+    /// Kills the lexer, closing nothing.
+    Dies,
+    /// Not all the same, or closing a lexeme.
+    Apart,
+}
+
+/// What every plain character does from `s`, byte by byte.
+fn plain_step(lexer: &Lexer, s: LexState) -> PlainStep {
+    let (mut reached, mut died) = (None, false);
+    let mut seen: HashSet<(LexState, u8)> = HashSet::new();
+    let mut pending = vec![(s, PlainText::BOUNDARY)];
+    while let Some((at, within)) = pending.pop() {
+        for byte in 0..=u8::MAX {
+            let Some(next_within) = PlainText::step(within, byte) else { continue };
+            let next = lexer.next(at, byte);
+            if next.is_dead() {
+                if step_outcome(lexer, at, byte).is_some() {
+                    return PlainStep::Apart;
+                }
+                died = true;
+            } else if next_within == PlainText::BOUNDARY {
+                if reached.is_some_and(|r| r != next) {
+                    return PlainStep::Apart;
+                }
+                reached = Some(next);
+            } else if seen.insert((next, next_within)) {
+                pending.push((next, next_within));
+            }
+        }
+    }
+    match (reached, died) {
+        (Some(next), false) => PlainStep::To(next),
+        (None, true) => PlainStep::Dies,
+        _ => PlainStep::Apart,
+    }
+}
