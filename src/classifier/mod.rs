@@ -500,18 +500,19 @@ impl StackClassifier {
     }
 
     /// [`StackClassifier::mask_into`] for a state derived from another's row: the
-    /// reference's mask without the tokens it does not settle for this state, and the
-    /// part's mask for those.
+    /// reference's mask (itself derived, or not) without the tokens it does not settle
+    /// for this state, and the part's mask for those.
     ///
-    /// The part is walked first and its lock held while the reference is walked, never
-    /// the other way round: a reference serves many derived states, and none of them
-    /// waits on another's part while holding the reference.
+    /// The part is walked first and its lock held while the reference's mask is made,
+    /// never the other way round: a reference serves many derived states, and none of
+    /// them waits on another's part while holding the reference. (Derivations followed
+    /// from any state never come back to it, so parts are locked in one order.)
     fn derived_mask_into(&self, parser: &Parser, q: LexState, derivation: &Derivation, mask: &mut [u32]) -> bool {
-        let (reference, PartAutomaton { automaton: part, keep }) =
-            (self.automaton(derivation.reference), self.part_automaton(q, derivation));
+        let PartAutomaton { automaton: part, keep } = self.part_automaton(q, derivation);
         let Some((part_dfa, part_outputs)) = self.walk(part, parser) else { return false };
-        let Some((reference_dfa, reference_outputs)) = self.walk(reference, parser) else { return false };
-        reference_outputs.iter().for_each(|&o| reference_dfa.outputs[o as usize].write(reference, mask));
+        if !self.mask_into(parser, derivation.reference, mask) {
+            return false;
+        }
         match keep {
             Some(keep) => mask.iter_mut().zip(keep.iter()).for_each(|(m, k)| *m &= k),
             None => derivation.cleared(self.vocab().trie()).for_each(|tokens| clear_bits(mask, tokens)),

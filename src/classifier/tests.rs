@@ -224,3 +224,28 @@ fn states_near_a_length_bound_equal_the_reference() {
     check_text(&c, r#"["abcdeabcdeabcd","abcdeabcdeabc","abcdeab","abcdeabcdeab"]"#);
     assert!(c.stats().derived_lexer_states >= 2, "{:?}", c.stats());
 }
+
+#[test]
+fn chained_derivations_equal_the_reference() {
+    // Key names beside strings of at most 10 letters, tokens of up to 4 bytes: the
+    // states along the names near the bound derive from the strings' states of the same
+    // count, themselves derived from earlier counts.
+    let c = classifier(
+        r#"start: "{" (pair ("," pair)*)? "}"
+           pair: (KEY | STR) ":" (NUM | STR)
+           KEY.2: /"(abcdefgh|abcdxyzw)"/
+           STR: /"[a-z]{0,10}"/
+           NUM: /[0-9]+/
+           %ignore " ""#,
+        &["{", "}", "\"", "a", "ab", "abc", "abcd", "e", "ef", "efg", "efgh", "x", "xy", "xyzw", "g", "h\"", "gh\":", "w\":", "\":", "\",", ":", ",", " ", "1", "ij\"", "q"],
+        ClassifierConfig::default(),
+    );
+    check_text(&c, r#"{"abcdefgh": "abcdefghij", "abcdefgq": 1, "abcdxyzw": "abcdxyzwab", "abcdxyq": "qqqqqqqqqq"}"#);
+    let links: Vec<usize> = (0..c.compiled().lexer().state_count())
+        .filter_map(|q| match c.spanner().plan(LexState::from_index(q)) {
+            Plan::Derived(d) => Some(d.links()),
+            Plan::Whole => None,
+        })
+        .collect();
+    assert!(links.iter().any(|&l| l >= 2), "some derivation goes through another ({links:?})");
+}

@@ -23,12 +23,15 @@
 //! derived row is never built as a list of ids: that list is most of the vocabulary, a
 //! millisecond or more to build, where the part is a walk of a few subtrees.
 //!
-//! References are rows built whole (never derived themselves), so one derivation is one
-//! step. Hubs (states most first bytes lead back to: a string's body) are planned whole
-//! and may be any state's reference by first byte; otherwise a state's choice ([`Plan`])
-//! looks at the plans of lower states only, or of states already planned whole, so plans
-//! never wait on each other in a cycle. By length, the references are among the last
-//! few states planned whole.
+//! A reference may itself be derived, up to [`MAX_LINKS`] derivations above a row built
+//! whole: the state along a key name inside a string counted to its length bound is the
+//! "any other string" state of the same count but for the name's letters, and that one
+//! is an earlier count's row but for the longest tokens. Hubs (states most first bytes
+//! lead back to: a string's body) are planned whole and may be any state's reference by
+//! first byte; otherwise a state's choice ([`Plan`]) looks at the plans of lower states
+//! only, or of states already planned, so plans never wait on each other in a cycle
+//! (and the derivations, followed from any state, reach a whole row). By length, the
+//! references are among the last few states planned whole.
 
 use super::{step_outcome, Lexeme};
 use crate::lexer::{LexState, Lexer};
@@ -37,6 +40,10 @@ use crate::tokenizer::TokenTrie;
 /// A reference must settle at least one token in this many of the vocabulary's for a
 /// state to be derived from it: below this, building the state's own row costs little.
 const MIN_SETTLED_SHARE: usize = 32;
+
+/// The most derivations a mask may go through before a row built whole: each is a walk
+/// of its part's automaton and a pass clearing what its reference does not settle.
+pub(super) const MAX_LINKS: usize = 3;
 
 /// How a row state's mask is had ([`TokenSpanner::plan`](super::TokenSpanner::plan)).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,9 +69,18 @@ pub struct Derivation {
     /// The trie's first-level nodes under which the reference keeps some token the state
     /// itself does not keep alike: the tokens to take out of the reference's mask.
     cleared: Box<[u32]>,
+    /// How many derivations the reference's own mask goes through (0: its row is built
+    /// whole).
+    links: usize,
 }
 
 impl Derivation {
+    /// How many derivations, this one included, a mask of the derived state goes through
+    /// before a row built whole (at most [`MAX_LINKS`]).
+    pub fn links(&self) -> usize {
+        self.links + 1
+    }
+
     /// Whether the derived state and its reference step apart on first byte `byte`: the
     /// derived state's [part](super::TokenSpanner::part) holds its tokens starting with
     /// such bytes.
@@ -162,22 +178,24 @@ pub(super) fn is_hub(lexer: &Lexer, firsts: &FirstBytes, q: LexState, row_state:
 /// The plan of row state `q`: whole when it is a hub, else derived from the candidate
 /// that settles the most tokens, when one settles enough. Candidates are the row states
 /// `q`'s first bytes lead to most often (the "any other string" state, for the states
-/// along a key name) for which `whole` says they are planned whole (it is asked only
-/// about states it may plan, see the module documentation).
+/// along a key name), and the states stepping where `q` steps most on the same byte
+/// (the "any other string" state of the same count, inside a counted string) for which
+/// `links` says how many derivations their masks go through (it is asked only about
+/// states it may plan, see the module documentation; `None`: too many, or not planned).
 pub(super) fn plan(
     lexer: &Lexer,
     trie: &TokenTrie,
     firsts: &FirstBytes,
     q: LexState,
     row_state: impl Fn(LexState) -> LexState + Copy,
-    whole: impl Fn(LexState) -> bool,
+    links: impl Fn(LexState) -> Option<usize>,
     wholes: &[LexState],
 ) -> Plan {
     let from_q = firsts.steps(lexer, q, row_state);
     if firsts.is_hub(q, &from_q) {
         return Plan::Whole;
     }
-    let plan = by_first_bytes(lexer, firsts, q, &from_q, row_state, whole);
+    let plan = by_first_bytes(lexer, firsts, q, &from_q, row_state, links);
     if plan != Plan::Whole {
         return plan;
     }
@@ -194,20 +212,24 @@ fn by_length(lexer: &Lexer, trie: &TokenTrie, vocabulary: usize, q: LexState, wh
     let best = recent.map(|&r| (alike(r), r)).max_by_key(|&(n, r)| (n, std::cmp::Reverse(r)));
     match best {
         Some((longest_alike, reference)) if (vocabulary - trie.tokens_longer_than(longest_alike).len()) * 2 >= vocabulary => {
-            Plan::Derived(Derivation { reference, apart: [0; 4], longest_alike, cleared: Box::new([]) })
+            Plan::Derived(Derivation { reference, apart: [0; 4], longest_alike, cleared: Box::new([]), links: 0 })
         }
         _ => Plan::Whole,
     }
 }
 
-/// The plan of `q` by a candidate its first bytes lead to (see [`plan`]).
+/// The most states stepping where `q` does that are compared with it.
+const MAX_SOURCES: usize = 64;
+
+/// The plan of `q` by a candidate its first bytes lead to, or one stepping the same way
+/// (see [`plan`]).
 fn by_first_bytes(
     lexer: &Lexer,
     firsts: &FirstBytes,
     q: LexState,
     from_q: &Steps,
     row_state: impl Fn(LexState) -> LexState + Copy,
-    whole: impl Fn(LexState) -> bool,
+    links: impl Fn(LexState) -> Option<usize>,
 ) -> Plan {
     let mut candidates: Vec<(LexState, usize)> = Vec::new();
     for (&(_, _, tokens), step) in firsts.children.iter().zip(from_q) {
@@ -219,6 +241,7 @@ fn by_first_bytes(
         }
     }
     candidates.sort_unstable_by_key(|&(r, weight)| (std::cmp::Reverse(weight), r));
+    candidates.truncate(CANDIDATES);
     let closed = |s: LexState| (!lexer.accepts(s).is_empty()).then(|| Lexeme::closed_in(lexer, s));
     let compare = |r: LexState| {
         let same_closing = closed(q) == closed(r);
@@ -239,14 +262,42 @@ fn by_first_bytes(
                 }
             }
         }
-        (settled, live, Derivation { reference: r, apart, longest_alike: usize::MAX, cleared: cleared.into() })
+        (settled, live, Derivation { reference: r, apart, longest_alike: usize::MAX, cleared: cleared.into(), links: 0 })
     };
-    candidates
-        .into_iter()
-        .take(CANDIDATES)
-        .filter(|&(r, _)| whole(r))
-        .map(|(r, _)| compare(r))
-        .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live)
-        .max_by_key(|&(settled, _, ref d)| (settled, std::cmp::Reverse(d.reference)))
-        .map_or(Plan::Whole, |(_, _, derivation)| Plan::Derived(derivation))
+    // The best first: only those are asked about (and planned) until one serves.
+    let best = |candidates: &mut dyn Iterator<Item = LexState>| {
+        let mut compared: Vec<(usize, usize, Derivation)> = candidates
+            .map(compare)
+            .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live)
+            .collect();
+        compared.sort_unstable_by_key(|(settled, _, d)| (std::cmp::Reverse(*settled), d.reference));
+        compared.into_iter().find_map(|(_, _, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }))
+    };
+    let stepping_alike = || {
+        let target = candidates.first()?.0;
+        best(&mut stepping_to(lexer, firsts, q, from_q, target, row_state).into_iter())
+    };
+    best(&mut candidates.iter().map(|&(r, _)| r)).or_else(stepping_alike).map_or(Plan::Whole, Plan::Derived)
+}
+
+/// Row states other than `q` (at most [`MAX_SOURCES`], the nearest below `q` first)
+/// stepping to `target` on the byte on which `q` steps there with the most tokens: the
+/// states that may step as `q` does on most bytes without being where it steps.
+fn stepping_to(
+    lexer: &Lexer,
+    firsts: &FirstBytes,
+    q: LexState,
+    from_q: &Steps,
+    target: LexState,
+    row_state: impl Fn(LexState) -> LexState,
+) -> Vec<LexState> {
+    let heaviest = firsts.children.iter().zip(from_q).filter(|(_, step)| step.is_some_and(|(_, r)| r == target));
+    let Some((&(_, byte, _), _)) = heaviest.max_by_key(|(&(_, _, tokens), _)| tokens) else { return Vec::new() };
+    let mut sources: Vec<LexState> = (0..lexer.state_count())
+        .map(LexState::from_index)
+        .filter(|&s| s != q && row_state(s) == s && step_outcome(lexer, s, byte).is_some_and(|(_, next)| row_state(next) == target))
+        .collect();
+    sources.sort_unstable_by_key(|&s| (s > q, s.index().abs_diff(q.index())));
+    sources.truncate(MAX_SOURCES);
+    sources
 }

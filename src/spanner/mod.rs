@@ -323,14 +323,23 @@ impl TokenSpanner {
             let plan = if self.rows[q.index()].get().is_some() {
                 Plan::Whole
             } else {
-                let whole = |r: LexState| match self.plans[r.index()].get() {
-                    Some(plan) => *plan == Plan::Whole,
-                    None => {
-                        let may_plan = r.index() < q.index() || derive::is_hub(lexer, &self.first_bytes, r, row_state);
-                        may_plan && nested_plan(|| *self.plan(r) == Plan::Whole).unwrap_or(false)
+                let links = |r: LexState| {
+                    let plan = match self.plans[r.index()].get() {
+                        Some(plan) => plan,
+                        None => {
+                            let may_plan = r.index() < q.index() || derive::is_hub(lexer, &self.first_bytes, r, row_state);
+                            if !may_plan {
+                                return None;
+                            }
+                            nested_plan(|| self.plan(r))?
+                        }
+                    };
+                    match plan {
+                        Plan::Whole => Some(0),
+                        Plan::Derived(derivation) => Some(derivation.links()).filter(|&links| links < derive::MAX_LINKS),
                     }
                 };
-                derive::plan(lexer, self.vocab.trie(), &self.first_bytes, q, row_state, whole, &self.recent_wholes())
+                derive::plan(lexer, self.vocab.trie(), &self.first_bytes, q, row_state, links, &self.recent_wholes())
             };
             if plan == Plan::Whole {
                 self.wholes.lock().unwrap_or_else(|p| p.into_inner()).push(q);

@@ -239,7 +239,12 @@ fn assert_derived_plans_exact(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>
         r.feed(prefix).unwrap();
         let q = r.lex_state();
         let Plan::Derived(d) = planned.plan(q).clone() else { continue };
-        assert_eq!(*planned.plan(d.reference), Plan::Whole, "{prefix:?}: a reference is planned whole");
+        let reference_links = match planned.plan(d.reference) {
+            Plan::Whole => 0,
+            Plan::Derived(r) => r.links(),
+        };
+        assert_eq!(d.links(), reference_links + 1, "{prefix:?}: links counted");
+        assert!(d.links() <= derive::MAX_LINKS, "{prefix:?}: links bounded");
         let (from_reference, from_part) = (fates(lexer, &planned.row(d.reference)), fates(lexer, &planned.part(q)));
         let cleared: Vec<u32> = d.cleared(planned.vocab().trie()).flatten().copied().collect();
         let expected = fates(lexer, &whole.row(q));
@@ -348,4 +353,28 @@ fn rows_taking_plain_tokens_by_count_equal_rows_walked_through() {
     let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
     let counting = assert_plain_chains(&compiled, &vocab, &[(b"\"", true), (b"\"a", true), (b"\"ab", true)]);
     assert_eq!(counting, 3);
+}
+
+#[test]
+fn derivations_chain_through_counted_strings() {
+    // Key names beside strings of at most 10 letters, tokens of up to 4 bytes (most of
+    // them 2): the states of the strings near their bound are derived by length, and
+    // the states along the names at those counts from them, by first byte.
+    let g = bnf_with(
+        "s: item | item s
+         item: KEY | STR | NUM",
+        &[("KEY", r#""(abcdefgh|abcdxyzw)""#, false), ("STR", r#""[a-z]{0,10}""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 8] = [b"a", b"d", b"g", b"h", b"x", b"\"", b" ", b"1"];
+    let mut tokens: Vec<Vec<u8>> = alphabet.iter().flat_map(|x| alphabet.iter().map(move |y| [*x, *y].concat())).collect();
+    tokens.extend(alphabet.iter().map(|x| x.to_vec()));
+    tokens.extend([&b"abcd"[..], b"gh\"", b"xyzw"].map(<[u8]>::to_vec));
+    let mut prefixes: Vec<Vec<u8>> = Vec::new();
+    for word in [&b"abcdefgh"[..], b"abcdxyzw", b"qqqqqqqqqq"] {
+        prefixes.extend((0..=word.len()).map(|n| [b"\"", &word[..n]].concat()));
+    }
+    let prefixes: Vec<&[u8]> = prefixes.iter().map(Vec::as_slice).collect();
+    let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
+    assert!(derived.iter().any(|d| d.links() >= 2), "some derivation goes through another ({derived:?})");
 }
