@@ -133,10 +133,13 @@ pub(super) const LENGTH_CANDIDATES: usize = 8;
 /// Pairs of states [`Lexer::alike_within`] may examine per state compared.
 const ALIKE_WORK: usize = 2048;
 
-/// The trie's first level: per child of the root, its node, byte and token count.
+/// The trie's first level: per child of the root, its node, byte and token count; and
+/// per lexer state, once asked for, its first steps ([`Steps`]: a state is compared with
+/// many others as they are planned).
 pub(super) struct FirstBytes {
     children: Box<[(u32, u8, u32)]>,
     vocabulary: usize,
+    steps: Box<[std::sync::OnceLock<Steps>]>,
 }
 
 /// Per child of the trie's root (as [`FirstBytes`] lists them), the first step from one
@@ -144,14 +147,19 @@ pub(super) struct FirstBytes {
 type Steps = Vec<Option<(bool, LexState)>>;
 
 impl FirstBytes {
-    pub(super) fn new(trie: &TokenTrie) -> FirstBytes {
+    /// For `trie`, and a lexer of `states` states.
+    pub(super) fn new(trie: &TokenTrie, states: usize) -> FirstBytes {
         let children = trie.children(TokenTrie::ROOT).map(|c| (c as u32, trie.nodes()[c].byte(), trie.subtree_tokens(c).len() as u32));
-        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len() }
+        let steps = (0..states).map(|_| std::sync::OnceLock::new()).collect();
+        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len(), steps }
     }
 
-    fn steps(&self, lexer: &Lexer, q: LexState, row_state: impl Fn(LexState) -> LexState) -> Steps {
-        let step = |&(_, byte, _): &(u32, u8, u32)| step_outcome(lexer, q, byte).map(|(closes, next)| (closes, row_state(next)));
-        self.children.iter().map(step).collect()
+    /// The first steps from `q` (`row_state` must be the same function at every call).
+    fn steps(&self, lexer: &Lexer, q: LexState, row_state: impl Fn(LexState) -> LexState) -> &Steps {
+        self.steps[q.index()].get_or_init(|| {
+            let step = |&(_, byte, _): &(u32, u8, u32)| step_outcome(lexer, q, byte).map(|(closes, next)| (closes, row_state(next)));
+            self.children.iter().map(step).collect()
+        })
     }
 
     /// Whether row state `q`, stepping `steps`, is a hub: most tokens' first byte leads
@@ -172,7 +180,7 @@ impl FirstBytes {
 
 /// Whether row state `q` is a hub ([`FirstBytes::is_hub`]).
 pub(super) fn is_hub(lexer: &Lexer, firsts: &FirstBytes, q: LexState, row_state: impl Fn(LexState) -> LexState) -> bool {
-    firsts.is_hub(q, &firsts.steps(lexer, q, row_state))
+    firsts.is_hub(q, firsts.steps(lexer, q, row_state))
 }
 
 /// The plan of row state `q`: whole when it is a hub, else derived from the candidate
@@ -192,10 +200,10 @@ pub(super) fn plan(
     wholes: &[LexState],
 ) -> Plan {
     let from_q = firsts.steps(lexer, q, row_state);
-    if firsts.is_hub(q, &from_q) {
+    if firsts.is_hub(q, from_q) {
         return Plan::Whole;
     }
-    let plan = by_first_bytes(lexer, firsts, q, &from_q, row_state, links);
+    let plan = by_first_bytes(lexer, firsts, q, from_q, row_state, links);
     if plan != Plan::Whole {
         return plan;
     }
@@ -248,7 +256,7 @@ fn by_first_bytes(
         let from_r = firsts.steps(lexer, r, row_state);
         let mut apart = [0u64; 4];
         let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
-        for ((&(node, byte, tokens), step_q), step_r) in firsts.children.iter().zip(from_q).zip(&from_r) {
+        for ((&(node, byte, tokens), step_q), step_r) in firsts.children.iter().zip(from_q).zip(from_r) {
             let alike = step_q == step_r && step_q.map_or(true, |(closes, _)| !closes || same_closing);
             if !alike {
                 apart[usize::from(byte / 64)] |= 1 << (byte % 64);

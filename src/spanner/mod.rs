@@ -241,7 +241,7 @@ impl TokenSpanner {
         let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
         let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
         let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
-        let first_bytes = derive::FirstBytes::new(vocab.trie());
+        let first_bytes = derive::FirstBytes::new(vocab.trie(), lexer.state_count());
         TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, wholes: Mutex::new(Vec::new()), subtrees }
     }
 
