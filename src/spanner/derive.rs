@@ -36,6 +36,8 @@
 use super::{step_outcome, Lexeme};
 use crate::lexer::{LexState, Lexer};
 use crate::tokenizer::TokenTrie;
+use hashbrown::HashMap;
+use std::sync::OnceLock;
 
 /// A reference must settle at least one token in this many of the vocabulary's for a
 /// state to be derived from it: below this, building the state's own row costs little.
@@ -134,12 +136,14 @@ pub(super) const LENGTH_CANDIDATES: usize = 8;
 const ALIKE_WORK: usize = 2048;
 
 /// The trie's first level: per child of the root, its node, byte and token count; and
-/// per lexer state, once asked for, its first steps ([`Steps`]: a state is compared with
-/// many others as they are planned).
+/// once asked for, per lexer state its first steps ([`Steps`]: a state is compared with
+/// many others as they are planned), and per byte the row states stepping to each row
+/// state on it.
 pub(super) struct FirstBytes {
     children: Box<[(u32, u8, u32)]>,
     vocabulary: usize,
-    steps: Box<[std::sync::OnceLock<Steps>]>,
+    steps: Box<[OnceLock<Steps>]>,
+    stepping_to: Box<[OnceLock<HashMap<LexState, Vec<LexState>>>]>,
 }
 
 /// Per child of the trie's root (as [`FirstBytes`] lists them), the first step from one
@@ -150,8 +154,23 @@ impl FirstBytes {
     /// For `trie`, and a lexer of `states` states.
     pub(super) fn new(trie: &TokenTrie, states: usize) -> FirstBytes {
         let children = trie.children(TokenTrie::ROOT).map(|c| (c as u32, trie.nodes()[c].byte(), trie.subtree_tokens(c).len() as u32));
-        let steps = (0..states).map(|_| std::sync::OnceLock::new()).collect();
-        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len(), steps }
+        let steps = (0..states).map(|_| OnceLock::new()).collect();
+        let stepping_to = (0..256).map(|_| OnceLock::new()).collect();
+        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len(), steps, stepping_to }
+    }
+
+    /// The row states stepping to `target` on `byte` (the same `row_state` at every call).
+    fn stepping_to(&self, lexer: &Lexer, byte: u8, target: LexState, row_state: impl Fn(LexState) -> LexState) -> &[LexState] {
+        let index = self.stepping_to[usize::from(byte)].get_or_init(|| {
+            let mut index: HashMap<LexState, Vec<LexState>> = HashMap::new();
+            for s in (0..lexer.state_count()).map(LexState::from_index).filter(|&s| row_state(s) == s) {
+                if let Some((_, next)) = step_outcome(lexer, s, byte) {
+                    index.entry(row_state(next)).or_default().push(s);
+                }
+            }
+            index
+        });
+        index.get(&target).map_or(&[], Vec::as_slice)
     }
 
     /// The first steps from `q` (`row_state` must be the same function at every call).
@@ -301,10 +320,7 @@ fn stepping_to(
 ) -> Vec<LexState> {
     let heaviest = firsts.children.iter().zip(from_q).filter(|(_, step)| step.is_some_and(|(_, r)| r == target));
     let Some((&(_, byte, _), _)) = heaviest.max_by_key(|(&(_, _, tokens), _)| tokens) else { return Vec::new() };
-    let mut sources: Vec<LexState> = (0..lexer.state_count())
-        .map(LexState::from_index)
-        .filter(|&s| s != q && row_state(s) == s && step_outcome(lexer, s, byte).is_some_and(|(_, next)| row_state(next) == target))
-        .collect();
+    let mut sources: Vec<LexState> = firsts.stepping_to(lexer, byte, target, row_state).iter().copied().filter(|&s| s != q).collect();
     sources.sort_unstable_by_key(|&s| (s > q, s.index().abs_diff(q.index())));
     sources.truncate(MAX_SOURCES);
     sources
