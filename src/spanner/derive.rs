@@ -24,9 +24,8 @@
 //! millisecond or more to build, where the part is a walk of a few subtrees.
 //!
 //! A reference may itself be derived, up to [`MAX_LINKS`] derivations above a row built
-//! whole: the state along a key name inside a string counted to its length bound is the
-//! "any other string" state of the same count but for the name's letters, and that one
-//! is an earlier count's row but for the longest tokens. Hubs (states most first bytes
+//! whole: a state whose first bytes lead to a string's state near its length bound
+//! derives from that one, which is an earlier count's row but for the longest tokens. Hubs (states most first bytes
 //! lead back to: a string's body) are planned whole and may be any state's reference by
 //! first byte; otherwise a state's choice ([`Plan`]) looks at the plans of lower states
 //! only, or of states already planned, so plans never wait on each other in a cycle
@@ -36,7 +35,6 @@
 use super::{step_outcome, Lexeme};
 use crate::lexer::{LexState, Lexer};
 use crate::tokenizer::TokenTrie;
-use hashbrown::HashMap;
 use std::sync::OnceLock;
 
 /// A reference must settle at least one token in this many of the vocabulary's for a
@@ -137,13 +135,11 @@ const ALIKE_WORK: usize = 2048;
 
 /// The trie's first level: per child of the root, its node, byte and token count; and
 /// once asked for, per lexer state its first steps ([`Steps`]: a state is compared with
-/// many others as they are planned), and per byte the row states stepping to each row
-/// state on it.
+/// several others as they are planned).
 pub(super) struct FirstBytes {
     children: Box<[(u32, u8, u32)]>,
     vocabulary: usize,
     steps: Box<[OnceLock<Steps>]>,
-    stepping_to: Box<[OnceLock<HashMap<LexState, Vec<LexState>>>]>,
 }
 
 /// Per child of the trie's root (as [`FirstBytes`] lists them), the first step from one
@@ -155,22 +151,7 @@ impl FirstBytes {
     pub(super) fn new(trie: &TokenTrie, states: usize) -> FirstBytes {
         let children = trie.children(TokenTrie::ROOT).map(|c| (c as u32, trie.nodes()[c].byte(), trie.subtree_tokens(c).len() as u32));
         let steps = (0..states).map(|_| OnceLock::new()).collect();
-        let stepping_to = (0..256).map(|_| OnceLock::new()).collect();
-        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len(), steps, stepping_to }
-    }
-
-    /// The row states stepping to `target` on `byte` (the same `row_state` at every call).
-    fn stepping_to(&self, lexer: &Lexer, byte: u8, target: LexState, row_state: impl Fn(LexState) -> LexState) -> &[LexState] {
-        let index = self.stepping_to[usize::from(byte)].get_or_init(|| {
-            let mut index: HashMap<LexState, Vec<LexState>> = HashMap::new();
-            for s in (0..lexer.state_count()).map(LexState::from_index).filter(|&s| row_state(s) == s) {
-                if let Some((_, next)) = step_outcome(lexer, s, byte) {
-                    index.entry(row_state(next)).or_default().push(s);
-                }
-            }
-            index
-        });
-        index.get(&target).map_or(&[], Vec::as_slice)
+        FirstBytes { children: children.collect(), vocabulary: trie.subtree_tokens(TokenTrie::ROOT).len(), steps }
     }
 
     /// The first steps from `q` (`row_state` must be the same function at every call).
@@ -205,10 +186,9 @@ pub(super) fn is_hub(lexer: &Lexer, firsts: &FirstBytes, q: LexState, row_state:
 /// The plan of row state `q`: whole when it is a hub, else derived from the candidate
 /// that settles the most tokens, when one settles enough. Candidates are the row states
 /// `q`'s first bytes lead to most often (the "any other string" state, for the states
-/// along a key name), and the states stepping where `q` steps most on the same byte
-/// (the "any other string" state of the same count, inside a counted string) for which
-/// `links` says how many derivations their masks go through (it is asked only about
-/// states it may plan, see the module documentation; `None`: too many, or not planned).
+/// along a key name) for which `links` says how many derivations their masks go through
+/// (it is asked only about states it may plan, see the module documentation; `None`:
+/// too many, or not planned).
 pub(super) fn plan(
     lexer: &Lexer,
     trie: &TokenTrie,
@@ -245,11 +225,7 @@ fn by_length(lexer: &Lexer, trie: &TokenTrie, vocabulary: usize, q: LexState, wh
     }
 }
 
-/// The most states stepping where `q` does that are compared with it.
-const MAX_SOURCES: usize = 64;
-
-/// The plan of `q` by a candidate its first bytes lead to, or one stepping the same way
-/// (see [`plan`]).
+/// The plan of `q` by a candidate its first bytes lead to (see [`plan`]).
 fn by_first_bytes(
     lexer: &Lexer,
     firsts: &FirstBytes,
@@ -300,28 +276,5 @@ fn by_first_bytes(
         compared.sort_unstable_by_key(|(settled, _, d)| (std::cmp::Reverse(*settled), d.reference));
         compared.into_iter().find_map(|(_, _, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }))
     };
-    let stepping_alike = || {
-        let target = candidates.first()?.0;
-        best(&mut stepping_to(lexer, firsts, q, from_q, target, row_state).into_iter())
-    };
-    best(&mut candidates.iter().map(|&(r, _)| r)).or_else(stepping_alike).map_or(Plan::Whole, Plan::Derived)
-}
-
-/// Row states other than `q` (at most [`MAX_SOURCES`], the nearest below `q` first)
-/// stepping to `target` on the byte on which `q` steps there with the most tokens: the
-/// states that may step as `q` does on most bytes without being where it steps.
-fn stepping_to(
-    lexer: &Lexer,
-    firsts: &FirstBytes,
-    q: LexState,
-    from_q: &Steps,
-    target: LexState,
-    row_state: impl Fn(LexState) -> LexState,
-) -> Vec<LexState> {
-    let heaviest = firsts.children.iter().zip(from_q).filter(|(_, step)| step.is_some_and(|(_, r)| r == target));
-    let Some((&(_, byte, _), _)) = heaviest.max_by_key(|(&(_, _, tokens), _)| tokens) else { return Vec::new() };
-    let mut sources: Vec<LexState> = firsts.stepping_to(lexer, byte, target, row_state).iter().copied().filter(|&s| s != q).collect();
-    sources.sort_unstable_by_key(|&s| (s > q, s.index().abs_diff(q.index())));
-    sources.truncate(MAX_SOURCES);
-    sources
+    best(&mut candidates.iter().map(|&(r, _)| r)).map_or(Plan::Whole, Plan::Derived)
 }

@@ -48,13 +48,13 @@ use crate::ir::TerminalId;
 use crate::error::{Error, LimitKind, Result};
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
-use crate::tokenizer::{ByteBuckets, PlainTokens, TokenTrie, Vocabulary};
+use crate::tokenizer::{ByteBuckets, PlainText, PlainTokens, TokenTrie, Vocabulary};
 use crate::words::{WordBuffer, Words};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
-use plain::PlainChain;
+use plain::{PlainChain, PlainSteps};
 use subtrees::SubtreeWalks;
 
 pub use derive::{Derivation, Plan};
@@ -196,6 +196,7 @@ pub struct TokenSpanner {
     plans: Box<[OnceLock<Plan>]>,
     parts: Box<[OnceLock<Arc<SpannerRow>>]>,
     first_bytes: derive::FirstBytes,
+    plain_steps: PlainSteps,
     /// Row states planned whole, in the order they were planned.
     wholes: Mutex<Vec<LexState>>,
     subtrees: SubtreeWalks,
@@ -242,7 +243,8 @@ impl TokenSpanner {
         let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
         let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
         let first_bytes = derive::FirstBytes::new(vocab.trie(), lexer.state_count());
-        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, wholes: Mutex::new(Vec::new()), subtrees }
+        let plain_steps = PlainSteps::new(lexer.state_count());
+        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, plain_steps, wholes: Mutex::new(Vec::new()), subtrees }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -280,9 +282,7 @@ impl TokenSpanner {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
-            let plain = self.vocab.trie().plain_tokens();
-            let chain = PlainChain::of(lexer, q, plain.max_chars());
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), chain.as_ref().map(|c| (plain, c))))
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), true, Some(&self.plain_steps)))
         }))
     }
 
@@ -363,7 +363,8 @@ impl TokenSpanner {
         let slot = &self.parts[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |byte| derivation.part_shortest(byte), None))
+            let shortest = |byte| derivation.part_shortest(byte);
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, shortest, false, Some(&self.plain_steps)))
         }))
     }
 
@@ -480,24 +481,30 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
 /// tokens whose first byte `shortest` maps to `Some(n)`, of at least `n` bytes.
 ///
-/// With `plain` (the vocabulary's plain-text tokens and what plain text does from `q`),
-/// those tokens are classes by their number of characters from the start (one class of
-/// most of the vocabulary in a string's body) and the walk visits only the subtrees
-/// holding others. Otherwise, a subtree whose bytes all
-/// keep the lexer in the state it is reached in is taken whole, without visiting its
-/// nodes, and a first-level subtree that earlier rows walked from the same state is
-/// merged from `subtrees`.
+/// With `plain`, the vocabulary's plain-text tokens are taken by their number of
+/// characters where plain text steps the lexer alike ([`PlainChain`]), and the walk visits only the
+/// subtrees holding other tokens: from `q` itself in a `whole` row (one class of most of
+/// the vocabulary in a string's body), else from the state each ASCII first byte leads
+/// to (a key name's prefix leads to the other strings' state on all but its next
+/// letters). Elsewhere, a subtree whose bytes all keep the lexer in the state it is
+/// reached in is taken whole, without visiting its nodes, and a first-level subtree that
+/// earlier rows walked from the same state is merged from `subtrees`.
 fn build_row(
     lexer: &Lexer,
     vocab: &Vocabulary,
     q: LexState,
     subtrees: &SubtreeWalks,
     shortest: impl Fn(u8) -> Option<usize>,
-    plain: Option<(&PlainTokens, &PlainChain)>,
+    whole: bool,
+    plain: Option<&PlainSteps>,
 ) -> SpannerRow {
     let trie = vocab.trie();
+    let steps = plain;
+    let plain = Some(trie.plain_tokens()).filter(|plain| !plain.ids().is_empty() && steps.is_some());
     let mut walk = Walk::new(lexer, vocab);
-    if let Some((plain, chain)) = plain.filter(|(plain, _)| !plain.ids().is_empty()) {
+    walk.plain_steps = steps;
+    let chain = plain.filter(|_| whole).and_then(|plain| Some((plain, PlainChain::of(steps?, lexer, q, plain.max_chars())?)));
+    if let Some((plain, chain)) = &chain {
         walk.plain = Some(plain);
         if chain.keeps_to(q) {
             walk.plain_class = Some(walk.class_of(0, q));
@@ -510,18 +517,25 @@ fn build_row(
         }
     }
     for child in trie.children(TokenTrie::ROOT) {
-        let Some(shortest) = shortest(trie.nodes()[child].byte) else { continue };
-        if 1 + trie.height(child) < shortest || walk.skips(child) {
+        let byte = trie.nodes()[child].byte;
+        let Some(shortest) = shortest(byte) else { continue };
+        if 1 + trie.height(child) < shortest || (chain.is_some() && walk.skips(child)) {
             continue;
         }
         walk.shortest = shortest;
         walk.path.truncate(1);
-        let Some(next) = walk.step(q, trie.nodes()[child].byte) else { continue };
+        let Some(next) = walk.step(q, byte) else { continue };
+        if chain.is_none() {
+            walk.plain = plain.filter(|_| shortest <= 1).and_then(|plain| walk.take_plain_by_count(plain, byte, next));
+            if walk.skips(child) {
+                continue;
+            }
+        }
         if walk.take_whole(child, 1, next) {
             continue;
         }
         let kept = || subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next));
-        match (shortest <= 1 && plain.is_none()).then(kept).flatten() {
+        match (shortest <= 1 && walk.plain.is_none()).then(kept).flatten() {
             Some(walked) => walk.gather_walked(walked),
             None => walk.subtree(child, 1, next),
         }
@@ -594,6 +608,9 @@ struct Walk<'a> {
     /// Plain-text tokens, and the class they are in: the walk skips them.
     plain: Option<&'a PlainTokens>,
     plain_class: Option<u32>,
+    /// What plain text does from each lexer state, when the walk may take plain tokens
+    /// by count.
+    plain_steps: Option<&'a PlainSteps>,
 }
 
 /// A trie node `depth` bytes deep reached alive in lexer state `q`, with `closed` lexemes
@@ -629,6 +646,7 @@ impl<'a> Walk<'a> {
             shortest: 0,
             plain: None,
             plain_class: None,
+            plain_steps: None,
         }
     }
 
@@ -648,6 +666,24 @@ impl<'a> Walk<'a> {
                 self.push_children(child, depth, next);
             }
         }
+    }
+
+    /// Gather the plain tokens starting with ASCII byte `first`, which leads to `next`
+    /// (closing the lexemes on the path), by their number of characters, when plain text
+    /// steps `next` alike ([`PlainChain`]); `plain` then, for the walk of the subtree to
+    /// skip them.
+    fn take_plain_by_count(&mut self, plain: &'a PlainTokens, first: u8, next: LexState) -> Option<&'a PlainTokens> {
+        if PlainText::step(PlainText::BOUNDARY, first) != Some(PlainText::BOUNDARY) {
+            return None;
+        }
+        let chain = PlainChain::of(self.plain_steps?, self.lexer, next, plain.max_chars() - 1)?;
+        self.gather(plain.of_first_and_chars(first, 1), next);
+        for chars in 2..=plain.max_chars() {
+            if let Some(end) = chain.end(chars - 1) {
+                self.gather(plain.of_first_and_chars(first, chars), end);
+            }
+        }
+        Some(plain)
     }
 
     /// Whether `node`'s subtree holds only plain-text tokens, gathered already.

@@ -12,6 +12,25 @@ use super::step_outcome;
 use crate::lexer::{LexState, Lexer};
 use crate::tokenizer::PlainText;
 use hashbrown::HashSet;
+use std::sync::OnceLock;
+
+/// What every plain character does from each lexer state ([`PlainStep`]), found on first
+/// use and kept: the chains from many states run through the same states (every first
+/// byte that leaves a key name leads to the same counted string).
+pub(super) struct PlainSteps {
+    steps: Box<[OnceLock<PlainStep>]>,
+}
+
+impl PlainSteps {
+    /// For a lexer of `states` states.
+    pub(super) fn new(states: usize) -> PlainSteps {
+        PlainSteps { steps: (0..states).map(|_| OnceLock::new()).collect() }
+    }
+
+    fn step(&self, lexer: &Lexer, s: LexState) -> PlainStep {
+        *self.steps[s.index()].get_or_init(|| plain_step(lexer, s))
+    }
+}
 
 /// From a lexer state `q`: every plain character steps it (through all of its bytes,
 /// closing no lexeme) to one state, every next plain character that one to one state,
@@ -29,14 +48,14 @@ impl PlainChain {
     /// The chain from `q` for texts of up to `max_chars` characters; `None` when the
     /// characters step `q` (or a state after it) apart, when one would close a lexeme,
     /// or when `q` is the start state.
-    pub(super) fn of(lexer: &Lexer, q: LexState, max_chars: usize) -> Option<PlainChain> {
+    pub(super) fn of(steps: &PlainSteps, lexer: &Lexer, q: LexState, max_chars: usize) -> Option<PlainChain> {
         if lexer.is_start(q) {
             return None;
         }
         let mut ends = Vec::new();
         let mut at = q;
         while ends.len() < max_chars {
-            match plain_step(lexer, at) {
+            match steps.step(lexer, at) {
                 PlainStep::Apart => return None,
                 PlainStep::To(next) if lexer.is_start(next) => return None,
                 PlainStep::To(next) => {
@@ -70,6 +89,7 @@ impl PlainChain {
 }
 
 /// What every plain character does from one lexer state.
+#[derive(Clone, Copy, Debug)]
 enum PlainStep {
     /// Steps it to this state, closing nothing.
     To(LexState),

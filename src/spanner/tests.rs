@@ -297,26 +297,29 @@ fn states_near_a_length_bound_are_derived_from_the_far_ones() {
 }
 
 /// Whether each prefix's state takes plain tokens by count ([`PlainChain`]) as
-/// `by_count` says, and its row so built equals the row walked token by token; how many
-/// of those states count characters (rather than keep to themselves).
+/// `by_count` says; whether its row, and its part for every first byte but `b'a'`, so
+/// built equal the ones walked token by token; how many of those states count
+/// characters (rather than keep to themselves).
 fn assert_plain_chains(compiled: &Arc<CompiledGrammar>, vocab: &Vocabulary, cases: &[(&[u8], bool)]) -> usize {
     let lexer = compiled.lexer();
     let plain = vocab.trie().plain_tokens();
+    let steps = PlainSteps::new(lexer.state_count());
+    let key = |row: &SpannerRow| -> Vec<_> {
+        row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
+    };
     let mut counting = 0;
     for &(prefix, by_count) in cases {
         let mut r = Recognizer::new(Arc::clone(compiled));
         r.feed(prefix).unwrap();
         let q = r.lex_state();
-        let chain = PlainChain::of(lexer, q, plain.max_chars());
+        let chain = PlainChain::of(&steps, lexer, q, plain.max_chars());
         assert_eq!(chain.is_some(), by_count, "{prefix:?}");
-        let Some(chain) = chain else { continue };
-        counting += usize::from(!chain.keeps_to(q));
-        let row = |plain| build_row(lexer, vocab, q, &SubtreeWalks::new(0), |_| Some(1), plain);
-        let (walked, taken) = (row(None), row(Some((plain, &chain))));
-        let key = |row: &SpannerRow| -> Vec<_> {
-            row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
-        };
-        assert_eq!(key(&walked), key(&taken), "{prefix:?}");
+        counting += usize::from(chain.is_some_and(|chain| !chain.keeps_to(q)));
+        for whole in [true, false] {
+            let shortest = |byte| (whole || byte != b'a').then_some(1);
+            let row = |plain| build_row(lexer, vocab, q, &SubtreeWalks::new(0), shortest, whole, plain);
+            assert_eq!(key(&row(None)), key(&row(Some(&steps))), "{prefix:?}, whole: {whole}");
+        }
     }
     counting
 }
@@ -353,28 +356,29 @@ fn rows_taking_plain_tokens_by_count_equal_rows_walked_through() {
     let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
     let counting = assert_plain_chains(&compiled, &vocab, &[(b"\"", true), (b"\"a", true), (b"\"ab", true)]);
     assert_eq!(counting, 3);
+
+    // Key names beside other strings: along a name, the first bytes that leave it lead
+    // to the other strings' body, whose plain tokens are taken by count.
+    let compiled = keys_beside_other_strings();
+    let cases: [(&[u8], bool); 5] = [(b"\"", false), (b"\"a", false), (b"\"ab", false), (b"\"x", true), (b"", false)];
+    assert_plain_chains(&compiled, &vocab, &cases);
 }
 
 #[test]
-fn derivations_chain_through_counted_strings() {
-    // Key names beside strings of at most 10 letters, tokens of up to 4 bytes (most of
-    // them 2): the states of the strings near their bound are derived by length, and
-    // the states along the names at those counts from them, by first byte.
+fn derivations_chain_through_derived_references() {
+    // Key names beside lowercase strings beside any other strings: along a name, every
+    // letter but the next leads to the lowercase body, which steps as a name's prefix
+    // does on every first byte but the name's next letter; the lowercase body in turn is
+    // the other strings' body but for its letters.
     let g = bnf_with(
         "s: item | item s
-         item: KEY | STR | NUM",
-        &[("KEY", r#""(abcdefgh|abcdxyzw)""#, false), ("STR", r#""[a-z]{0,10}""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+         item: KEY | LOW | OTHER | NUM",
+        &[("KEY", r#""(abc|abd)""#, false), ("LOW", r#""[a-z]*""#, false), ("OTHER", r#""[^"]*""#, false), ("NUM", "[0-9]+", false)],
     );
     let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let alphabet: [&[u8]; 8] = [b"a", b"d", b"g", b"h", b"x", b"\"", b" ", b"1"];
-    let mut tokens: Vec<Vec<u8>> = alphabet.iter().flat_map(|x| alphabet.iter().map(move |y| [*x, *y].concat())).collect();
-    tokens.extend(alphabet.iter().map(|x| x.to_vec()));
-    tokens.extend([&b"abcd"[..], b"gh\"", b"xyzw"].map(<[u8]>::to_vec));
-    let mut prefixes: Vec<Vec<u8>> = Vec::new();
-    for word in [&b"abcdefgh"[..], b"abcdxyzw", b"qqqqqqqqqq"] {
-        prefixes.extend((0..=word.len()).map(|n| [b"\"", &word[..n]].concat()));
-    }
-    let prefixes: Vec<&[u8]> = prefixes.iter().map(Vec::as_slice).collect();
+    let alphabet: [&[u8]; 10] = [b"a", b"b", b"c", b"x", b"1", b"2", b" ", b"-", b"_", b"\""];
+    let tokens = tokens_over(&alphabet, &[]);
+    let prefixes: [&[u8]; 9] = [b"\"", b"\"x", b"\"x1", b"\"a", b"\"ab", b"\"abc", b"\"b", b"\"1", b""];
     let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
     assert!(derived.iter().any(|d| d.links() >= 2), "some derivation goes through another ({derived:?})");
 }

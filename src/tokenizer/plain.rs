@@ -85,6 +85,9 @@ pub struct PlainTokens {
     /// By number of characters `n`, the ids of the plain tokens of `n` characters,
     /// ascending (none of 0).
     by_chars: Vec<Vec<u32>>,
+    /// By first byte (an ASCII character), as `by_chars` for the plain tokens starting
+    /// with it.
+    by_first: Vec<Vec<Vec<u32>>>,
     /// By node: whether the path to it is plain text.
     plain: Bits,
     /// By node: whether a token at it or below it is not plain text.
@@ -101,6 +104,8 @@ impl PlainTokens {
         let mut states = vec![None; nodes.len()];
         let mut chars = vec![0u16; nodes.len()];
         let mut by_chars: Vec<Vec<u32>> = vec![Vec::new()];
+        let mut by_first: Vec<Vec<Vec<u32>>> = vec![Vec::new(); 128];
+        let mut first = vec![0u8; nodes.len()];
         let mut parents: Vec<usize> = Vec::new();
         let (mut plain, mut other) = (Bits::new(nodes.len()), Bits::new(nodes.len()));
         let mut ids = Vec::new();
@@ -110,6 +115,7 @@ impl PlainTokens {
                 parents.pop();
             }
             let parent = parents.last().copied().unwrap_or(0);
+            first[node] = if parent == 0 { nodes[node].byte } else { first[parent] };
             states[node] = states[parent].and_then(|s| PlainText::step(s, nodes[node].byte));
             if states[node] == Some(PlainText::BOUNDARY) {
                 plain.insert(node);
@@ -120,6 +126,12 @@ impl PlainTokens {
                     by_chars.resize(n + 1, Vec::new());
                 }
                 by_chars[n].extend_from_slice(trie.tokens_at(node));
+                if let Some(by_count) = by_first.get_mut(usize::from(first[node])) {
+                    if by_count.len() <= n {
+                        by_count.resize(n + 1, Vec::new());
+                    }
+                    by_count[n].extend_from_slice(trie.tokens_at(node));
+                }
             } else {
                 chars[node] = chars[parent];
                 if !trie.tokens_at(node).is_empty() {
@@ -139,11 +151,11 @@ impl PlainTokens {
             }
         }
         ids.sort_unstable();
-        by_chars.iter_mut().for_each(|ids| ids.sort_unstable());
+        by_chars.iter_mut().chain(by_first.iter_mut().flatten()).for_each(|ids| ids.sort_unstable());
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
         let next_other = next_other(nodes, &other);
-        PlainTokens { ids, bitmap, by_chars, plain, other, next_other }
+        PlainTokens { ids, bitmap, by_chars, by_first, plain, other, next_other }
     }
 
     /// The ids of the plain-text tokens, ascending.
@@ -165,6 +177,22 @@ impl PlainTokens {
     /// ```
     pub fn of_chars(&self, chars: usize) -> &[u32] {
         self.by_chars.get(chars).map_or(&[], Vec::as_slice)
+    }
+
+    /// The ids of the plain tokens of `chars` characters whose first byte is `first`,
+    /// ascending; none unless `first` is an ASCII character.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["ab", "b", "ac", "a"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let plain = vocab.trie().plain_tokens();
+    /// assert_eq!(plain.of_first_and_chars(b'a', 2), &[0, 2]);
+    /// assert_eq!(plain.of_first_and_chars(b'a', 1), &[3]);
+    /// ```
+    pub fn of_first_and_chars(&self, first: u8, chars: usize) -> &[u32] {
+        self.by_first.get(usize::from(first)).and_then(|by_count| by_count.get(chars)).map_or(&[], Vec::as_slice)
     }
 
     /// The most characters a plain token has (0 when there is none).
