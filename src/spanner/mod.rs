@@ -481,14 +481,14 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
 /// tokens whose first byte `shortest` maps to `Some(n)`, of at least `n` bytes.
 ///
-/// With `plain`, the vocabulary's plain-text tokens are taken by their number of
-/// characters where plain text steps the lexer alike ([`PlainChain`]), and the walk visits only the
-/// subtrees holding other tokens: from `q` itself in a `whole` row (one class of most of
-/// the vocabulary in a string's body), else from the state each ASCII first byte leads
-/// to (a key name's prefix leads to the other strings' state on all but its next
-/// letters). Elsewhere, a subtree whose bytes all keep the lexer in the state it is
-/// reached in is taken whole, without visiting its nodes, and a first-level subtree that
-/// earlier rows walked from the same state is merged from `subtrees`.
+/// With `plain_steps`, the vocabulary's plain-text tokens are taken by their number of
+/// characters where plain text steps the lexer alike ([`PlainChain`]), and the walk
+/// visits only the subtrees holding other tokens: from `q` itself in a `whole` row (one
+/// class of most of the vocabulary in a string's body), else from the state each ASCII
+/// first byte leads to (a key name's prefix leads to the other strings' state on all but
+/// its next letters). Elsewhere, a subtree whose bytes all keep the lexer in the state it
+/// is reached in is taken whole, without visiting its nodes, and a first-level subtree
+/// that earlier rows walked from the same state is merged from `subtrees`.
 fn build_row(
     lexer: &Lexer,
     vocab: &Vocabulary,
@@ -496,37 +496,26 @@ fn build_row(
     subtrees: &SubtreeWalks,
     shortest: impl Fn(u8) -> Option<usize>,
     whole: bool,
-    plain: Option<&PlainSteps>,
+    plain_steps: Option<&PlainSteps>,
 ) -> SpannerRow {
     let trie = vocab.trie();
-    let steps = plain;
-    let plain = Some(trie.plain_tokens()).filter(|plain| !plain.ids().is_empty() && steps.is_some());
     let mut walk = Walk::new(lexer, vocab);
-    walk.plain_steps = steps;
-    let chain = plain.filter(|_| whole).and_then(|plain| Some((plain, PlainChain::of(steps?, lexer, q, plain.max_chars())?)));
-    if let Some((plain, chain)) = &chain {
-        walk.plain = Some(plain);
-        if chain.keeps_to(q) {
-            walk.plain_class = Some(walk.class_of(0, q));
-        } else {
-            for chars in 1..=plain.max_chars() {
-                if let Some(end) = chain.end(chars) {
-                    walk.gather(plain.of_chars(chars), end);
-                }
-            }
-        }
-    }
+    walk.plain_steps = plain_steps.filter(|_| !trie.plain_tokens().ids().is_empty());
+    let plain_from_q = whole && walk.take_plain_from(q);
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
         let Some(shortest) = shortest(byte) else { continue };
-        if 1 + trie.height(child) < shortest || (chain.is_some() && walk.skips(child)) {
+        if 1 + trie.height(child) < shortest || (plain_from_q && walk.skips(child)) {
             continue;
         }
         walk.shortest = shortest;
         walk.path.truncate(1);
         let Some(next) = walk.step(q, byte) else { continue };
-        if chain.is_none() {
-            walk.plain = plain.filter(|_| shortest <= 1).and_then(|plain| walk.take_plain_by_count(plain, byte, next));
+        if !plain_from_q {
+            walk.plain = None;
+            if shortest <= 1 {
+                walk.take_plain_after(byte, next);
+            }
             if walk.skips(child) {
                 continue;
             }
@@ -668,22 +657,44 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Gather every plain token by its number of characters, when plain text steps `q`
+    /// alike ([`PlainChain`]), and skip them from then on; whether it did.
+    fn take_plain_from(&mut self, q: LexState) -> bool {
+        let plain = self.trie.plain_tokens();
+        let Some(chain) = self.plain_steps.and_then(|steps| PlainChain::of(steps, self.lexer, q, plain.max_chars())) else {
+            return false;
+        };
+        self.plain = Some(plain);
+        if chain.keeps_to(q) {
+            self.plain_class = Some(self.class_of(0, q));
+        } else {
+            for chars in 1..=plain.max_chars() {
+                if let Some(end) = chain.end(chars) {
+                    self.gather(plain.of_chars(chars), end);
+                }
+            }
+        }
+        true
+    }
+
     /// Gather the plain tokens starting with ASCII byte `first`, which leads to `next`
     /// (closing the lexemes on the path), by their number of characters, when plain text
-    /// steps `next` alike ([`PlainChain`]); `plain` then, for the walk of the subtree to
-    /// skip them.
-    fn take_plain_by_count(&mut self, plain: &'a PlainTokens, first: u8, next: LexState) -> Option<&'a PlainTokens> {
+    /// steps `next` alike ([`PlainChain`]), and skip them in the walk of this subtree.
+    fn take_plain_after(&mut self, first: u8, next: LexState) {
+        let plain = self.trie.plain_tokens();
         if PlainText::step(PlainText::BOUNDARY, first) != Some(PlainText::BOUNDARY) {
-            return None;
+            return;
         }
-        let chain = PlainChain::of(self.plain_steps?, self.lexer, next, plain.max_chars() - 1)?;
+        let Some(chain) = self.plain_steps.and_then(|steps| PlainChain::of(steps, self.lexer, next, plain.max_chars() - 1)) else {
+            return;
+        };
+        self.plain = Some(plain);
         self.gather(plain.of_first_and_chars(first, 1), next);
         for chars in 2..=plain.max_chars() {
             if let Some(end) = chain.end(chars - 1) {
                 self.gather(plain.of_first_and_chars(first, chars), end);
             }
         }
-        Some(plain)
     }
 
     /// Whether `node`'s subtree holds only plain-text tokens, gathered already.

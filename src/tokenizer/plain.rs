@@ -61,7 +61,8 @@ impl PlainText {
 }
 
 /// Which tokens of a [`TokenTrie`](super::TokenTrie) are plain text (whole
-/// [`PlainText`] characters, at least one), and where in the trie the others are.
+/// [`PlainText`] characters, at least one and at most [`PlainTokens::MAX_CHARS`]), and
+/// where in the trie the others are.
 ///
 /// # Example
 /// ```
@@ -98,6 +99,11 @@ pub struct PlainTokens {
 }
 
 impl PlainTokens {
+    /// The most characters of a plain token: a longer one (no real vocabulary has one;
+    /// Llama 3's longest token is 128 bytes) is walked as any other token, so that the
+    /// lists by count, and the chains a row follows, stay short.
+    pub const MAX_CHARS: usize = 256;
+
     /// Computed from a trie's nodes in preorder and each node's token ids.
     pub(super) fn new(trie: &TokenTrie) -> PlainTokens {
         let nodes = trie.nodes();
@@ -117,6 +123,9 @@ impl PlainTokens {
             let parent = parents.last().copied().unwrap_or(0);
             first[node] = if parent == 0 { nodes[node].byte } else { first[parent] };
             states[node] = states[parent].and_then(|s| PlainText::step(s, nodes[node].byte));
+            if states[node] == Some(PlainText::BOUNDARY) && usize::from(chars[parent]) == Self::MAX_CHARS {
+                states[node] = None;
+            }
             if states[node] == Some(PlainText::BOUNDARY) {
                 plain.insert(node);
                 ids.extend_from_slice(trie.tokens_at(node));

@@ -310,10 +310,12 @@ fn encoder_failure_is_an_error_at_encode() {
     assert!(tokenizer.encode("a").is_err());
 }
 
-/// Plain text as the standard library decodes it: valid UTF-8, at least one character,
+/// Plain text as the standard library decodes it: valid UTF-8, 1 to 256 characters,
 /// none of them a control character, `"` or `\`.
 fn is_plain_text(bytes: &[u8]) -> bool {
-    std::str::from_utf8(bytes).is_ok_and(|s| !s.is_empty() && s.chars().all(|c| !c.is_ascii_control() && c != '"' && c != '\\'))
+    std::str::from_utf8(bytes).is_ok_and(|s| {
+        (1..=PlainTokens::MAX_CHARS).contains(&s.chars().count()) && s.chars().all(|c| !c.is_ascii_control() && c != '"' && c != '\\')
+    })
 }
 
 /// The plain tokens, and the subtrees holding others, agree with decoding each token.
@@ -340,6 +342,8 @@ fn plain_tokens_agree_with_utf8_decoding() {
     // Half characters, overlong forms, surrogates, past U+10FFFF, stray continuations.
     tokens.extend([vec![0xC3], vec![0xA9, b'a'], vec![0xC0, 0x80], vec![0xE0, 0x80, 0x80], vec![0xED, 0xA0, 0x80], vec![0xF4, 0x90, 0x80, 0x80], vec![0xF5]]);
     tokens.extend((0..=255u8).map(|b| vec![b]));
+    // Past the most characters a plain token has: "é" × 256 is one, "é" × 257 is not.
+    tokens.extend([256, 257, 300].map(|n| "é".repeat(n).into_bytes()));
     assert_plain_tokens_agree(&Vocabulary::from_token_bytes(tokens, None));
     match all_three() {
         Some(tokenizers) => tokenizers.iter().for_each(|(_, t)| assert_plain_tokens_agree(t.vocab())),
