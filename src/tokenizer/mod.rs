@@ -48,7 +48,7 @@ static EMBEDDED_QWEN3: &[u8] =
 
 /// A HuggingFace tokenizer: its [`Vocabulary`] and its encoder.
 ///
-/// Loading reads only the vocabulary (about 60 ms for Llama 3 or Qwen3, 150 ms for Gemma 3 in
+/// Loading reads only the vocabulary (about 75 ms for Llama 3 or Qwen3, 185 ms for Gemma 3 in
 /// release builds). The HuggingFace encoder (the `tokenizers` crate) is built from the same
 /// file on the first call to [`encode`](Tokenizer::encode), which takes longer (about 0.2 s,
 /// 0.65 s for Gemma 3); runs that never encode never pay for it. A `Tokenizer` is `Sync`, so a
