@@ -24,13 +24,14 @@
 //! millisecond or more to build, where the part is a walk of a few subtrees.
 //!
 //! A reference may itself be derived, up to [`MAX_LINKS`] derivations above a row built
-//! whole: a state whose first bytes lead to a string's state near its length bound
-//! derives from that one, which is an earlier count's row but for the longest tokens. Hubs (states most first bytes
-//! lead back to: a string's body) are planned whole and may be any state's reference by
-//! first byte; otherwise a state's choice ([`Plan`]) looks at the plans of lower states
-//! only, or of states already planned, so plans never wait on each other in a cycle
-//! (and the derivations, followed from any state, reach a whole row). By length, the
-//! references are among the last few states planned whole.
+//! whole: beside a string of lowercase letters, a key name's prefix steps as the
+//! lowercase body does on every first byte but the name's next letter, and that body is
+//! the any-string body but for its letters. Hubs (states most first bytes lead back to:
+//! a string's body) are planned whole and may be any state's reference by first byte;
+//! otherwise a state's choice ([`Plan`]) looks at the plans of lower states only, or of
+//! states already planned, so plans never wait on each other in a cycle (and the
+//! derivations, followed from any state, reach a whole row). By length, the references
+//! are among the last few states planned whole.
 
 use super::{step_outcome, Lexeme};
 use crate::lexer::{LexState, Lexer};
@@ -58,8 +59,8 @@ pub enum Plan {
 /// two step apart on, or longer than the texts on which they are alike.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Derivation {
-    /// The row state (planned [`Plan::Whole`]) whose mask serves every token it settles
-    /// ([`Derivation::settles`]).
+    /// The row state whose mask (its own row's, or derived in turn: see
+    /// [`Derivation::links`]) serves every token it settles ([`Derivation::settles`]).
     pub reference: LexState,
     /// First bytes on which the two states step apart, as a 256-bit set.
     apart: [u64; 4],
@@ -267,14 +268,13 @@ fn by_first_bytes(
         }
         (settled, live, Derivation { reference: r, apart, longest_alike: usize::MAX, cleared: cleared.into(), links: 0 })
     };
+    let mut compared: Vec<(usize, usize, Derivation)> = candidates
+        .iter()
+        .map(|&(r, _)| compare(r))
+        .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live)
+        .collect();
     // The best first: only those are asked about (and planned) until one serves.
-    let best = |candidates: &mut dyn Iterator<Item = LexState>| {
-        let mut compared: Vec<(usize, usize, Derivation)> = candidates
-            .map(compare)
-            .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live)
-            .collect();
-        compared.sort_unstable_by_key(|(settled, _, d)| (std::cmp::Reverse(*settled), d.reference));
-        compared.into_iter().find_map(|(_, _, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }))
-    };
-    best(&mut candidates.iter().map(|&(r, _)| r)).map_or(Plan::Whole, Plan::Derived)
+    compared.sort_unstable_by_key(|(settled, _, d)| (std::cmp::Reverse(*settled), d.reference));
+    let usable = compared.into_iter().find_map(|(_, _, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }));
+    usable.map_or(Plan::Whole, Plan::Derived)
 }

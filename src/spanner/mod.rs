@@ -668,11 +668,7 @@ impl<'a> Walk<'a> {
         if chain.keeps_to(q) {
             self.plain_class = Some(self.class_of(0, q));
         } else {
-            for chars in 1..=plain.max_chars() {
-                if let Some(end) = chain.end(chars) {
-                    self.gather(plain.of_chars(chars), end);
-                }
-            }
+            self.gather_by_count(plain, |chars| plain.of_chars(chars), |chars| chain.end(chars));
         }
         true
     }
@@ -689,10 +685,21 @@ impl<'a> Walk<'a> {
             return;
         };
         self.plain = Some(plain);
-        self.gather(plain.of_first_and_chars(first, 1), next);
-        for chars in 2..=plain.max_chars() {
-            if let Some(end) = chain.end(chars - 1) {
-                self.gather(plain.of_first_and_chars(first, chars), end);
+        let end = |chars: usize| if chars == 1 { Some(next) } else { chain.end(chars - 1) };
+        self.gather_by_count(plain, |chars| plain.of_first_and_chars(first, chars), end);
+    }
+
+    /// Gather, for each number of characters a plain token may have, the ids `of_chars`
+    /// gives, ending in the state `end` gives (none: they kill the lexer).
+    fn gather_by_count(
+        &mut self,
+        plain: &'a PlainTokens,
+        of_chars: impl Fn(usize) -> &'a [u32],
+        end: impl Fn(usize) -> Option<LexState>,
+    ) {
+        for chars in 1..=plain.max_chars() {
+            if let Some(end) = end(chars) {
+                self.gather(of_chars(chars), end);
             }
         }
     }

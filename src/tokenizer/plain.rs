@@ -111,31 +111,29 @@ impl PlainTokens {
         let mut chars = vec![0u16; nodes.len()];
         let mut by_chars: Vec<Vec<u32>> = vec![Vec::new()];
         let mut by_first: Vec<Vec<Vec<u32>>> = vec![Vec::new(); 128];
-        let mut first = vec![0u8; nodes.len()];
         let mut parents: Vec<usize> = Vec::new();
         let (mut plain, mut other) = (Bits::new(nodes.len()), Bits::new(nodes.len()));
-        let mut ids = Vec::new();
         states[0] = Some(PlainText::BOUNDARY);
         for node in 1..nodes.len() {
             while parents.last().is_some_and(|&p| nodes[p].subtree_end() <= node) {
                 parents.pop();
             }
             let parent = parents.last().copied().unwrap_or(0);
-            first[node] = if parent == 0 { nodes[node].byte } else { first[parent] };
+            // The path's first byte: its node is the bottom of the parents' stack.
+            let first = nodes[parents.first().copied().unwrap_or(node)].byte;
             states[node] = states[parent].and_then(|s| PlainText::step(s, nodes[node].byte));
             if states[node] == Some(PlainText::BOUNDARY) && usize::from(chars[parent]) == Self::MAX_CHARS {
                 states[node] = None;
             }
             if states[node] == Some(PlainText::BOUNDARY) {
                 plain.insert(node);
-                ids.extend_from_slice(trie.tokens_at(node));
                 chars[node] = chars[parent] + 1;
                 let n = usize::from(chars[node]);
                 if by_chars.len() <= n {
                     by_chars.resize(n + 1, Vec::new());
                 }
                 by_chars[n].extend_from_slice(trie.tokens_at(node));
-                if let Some(by_count) = by_first.get_mut(usize::from(first[node])) {
+                if let Some(by_count) = by_first.get_mut(usize::from(first)) {
                     if by_count.len() <= n {
                         by_count.resize(n + 1, Vec::new());
                     }
@@ -151,19 +149,16 @@ impl PlainTokens {
         }
         // Children come after their parents: one backward pass lifts `other` to ancestors.
         for node in (0..nodes.len()).rev() {
-            let mut child = node + 1;
-            while child < nodes[node].subtree_end() && !other.contains(node) {
-                if other.contains(child) {
-                    other.insert(node);
-                }
-                child = nodes[child].subtree_end();
+            if trie.children(node).any(|child| other.contains(child)) {
+                other.insert(node);
             }
         }
-        ids.sort_unstable();
         by_chars.iter_mut().chain(by_first.iter_mut().flatten()).for_each(|ids| ids.sort_unstable());
+        let mut ids: Vec<u32> = by_chars.concat();
+        ids.sort_unstable();
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
-        let next_other = next_other(nodes, &other);
+        let next_other = next_other(trie, &other);
         PlainTokens { ids, bitmap, by_chars, by_first, plain, other, next_other }
     }
 
@@ -256,18 +251,15 @@ impl PlainTokens {
 }
 
 /// By node, [`PlainTokens::next_other`]: each parent's children, last to first.
-fn next_other(nodes: &[super::TrieNode], other: &Bits) -> Vec<u32> {
+fn next_other(trie: &TokenTrie, other: &Bits) -> Vec<u32> {
+    let nodes = trie.nodes();
     let mut next = vec![0u32; nodes.len()];
     next[0] = nodes.len() as u32;
     let mut children = Vec::new();
-    for parent in 0..nodes.len() {
+    for (parent, node) in nodes.iter().enumerate() {
         children.clear();
-        let mut child = parent + 1;
-        while child < nodes[parent].subtree_end() {
-            children.push(child);
-            child = nodes[child].subtree_end();
-        }
-        let mut following = nodes[parent].subtree_end;
+        children.extend(trie.children(parent));
+        let mut following = node.subtree_end;
         for &child in children.iter().rev() {
             if other.contains(child) {
                 following = child as u32;
