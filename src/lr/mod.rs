@@ -78,7 +78,7 @@ impl Default for LrConfig {
 }
 
 /// LALR(1) tables with conflicts kept. Immutable and `Send + Sync`.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LrTables {
     terminal_count: usize,
     production_len: Vec<u32>,
@@ -178,6 +178,74 @@ impl LrTables {
 /// `start' → start` has id `productions.len()`.
 type Item = (u32, u32);
 
+/// Terminal sets as rows of equal width in one vector: the construction makes one per
+/// kernel item and per closure, millions on large grammars, so none is allocated alone.
+struct Rows {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Rows {
+    fn new(rows: usize, words: usize) -> Rows {
+        Rows { words, bits: vec![0; rows * words] }
+    }
+
+    fn row(&self, i: usize) -> &[u64] {
+        &self.bits[i * self.words..(i + 1) * self.words]
+    }
+
+    fn row_mut(&mut self, i: usize) -> &mut [u64] {
+        &mut self.bits[i * self.words..(i + 1) * self.words]
+    }
+
+    fn insert(&mut self, i: usize, t: TerminalId) {
+        self.row_mut(i)[t.index() / 64] |= 1 << (t.index() % 64);
+    }
+
+    /// Adds row `from` to row `to`; whether it grew.
+    fn union_rows(&mut self, from: usize, to: usize) -> bool {
+        if from == to {
+            return false;
+        }
+        let w = self.words;
+        let (src, dst) = if from < to {
+            let (lo, hi) = self.bits.split_at_mut(to * w);
+            (&lo[from * w..(from + 1) * w], &mut hi[..w])
+        } else {
+            let (lo, hi) = self.bits.split_at_mut(from * w);
+            (&hi[..w], &mut lo[to * w..(to + 1) * w])
+        };
+        or_into(dst, src)
+    }
+}
+
+/// `dst |= src`; whether `dst` grew.
+fn or_into(dst: &mut [u64], src: &[u64]) -> bool {
+    let mut grew = false;
+    for (d, &s) in dst.iter_mut().zip(src) {
+        grew |= s & !*d != 0;
+        *d |= s;
+    }
+    grew
+}
+
+fn contains(row: &[u64], t: TerminalId) -> bool {
+    row[t.index() / 64] & (1 << (t.index() % 64)) != 0
+}
+
+fn members(row: &[u64]) -> impl Iterator<Item = TerminalId> + '_ {
+    row.iter().enumerate().flat_map(|(i, &word)| {
+        let mut word = word;
+        std::iter::from_fn(move || {
+            (word != 0).then(|| {
+                let bit = word.trailing_zeros();
+                word &= word - 1;
+                TerminalId(i as u32 * 64 + bit)
+            })
+        })
+    })
+}
+
 /// Grammar facts the construction needs: right-hand sides (augmented), nullable, FIRST.
 struct Analysis<'g> {
     grammar: &'g Grammar,
@@ -185,9 +253,14 @@ struct Analysis<'g> {
     rhs: Vec<Vec<Symbol>>,
     productions_of: Vec<Vec<u32>>,
     nullable: Vec<bool>,
-    first: Vec<TerminalSet>,
-    /// Terminal-set capacity: terminals, end of input, and the propagation marker.
-    capacity: usize,
+    /// FIRST of each nonterminal.
+    first: Rows,
+    /// FIRST of each right-hand side after its first symbol, and whether that tail is
+    /// nullable: what an item `A → ·B β` added by a closure passes on to `B`'s items.
+    tail_first: Rows,
+    tail_nullable: Vec<bool>,
+    /// Row width of terminal sets: terminals, end of input, and the propagation marker.
+    words: usize,
 }
 
 impl<'g> Analysis<'g> {
@@ -198,10 +271,25 @@ impl<'g> Analysis<'g> {
         for (i, p) in grammar.productions.iter().enumerate() {
             productions_of[p.lhs.index()].push(i as u32);
         }
-        let capacity = grammar.terminals.len() + 2;
+        let words = (grammar.terminals.len() + 2).div_ceil(64);
         let nullable = grammar.nullable();
-        let first = first_sets(grammar, &nullable, capacity);
-        Analysis { grammar, rhs, productions_of, nullable, first, capacity }
+        let first = first_sets(grammar, &nullable, words);
+        let mut analysis = Analysis {
+            grammar,
+            rhs,
+            productions_of,
+            nullable,
+            first,
+            tail_first: Rows::new(0, words),
+            tail_nullable: Vec::new(),
+            words,
+        };
+        let mut tail_first = Rows::new(analysis.rhs.len(), words);
+        let tail_nullable =
+            (0..analysis.rhs.len()).map(|p| analysis.first_of_suffix(p as u32, 1, tail_first.row_mut(p))).collect();
+        analysis.tail_first = tail_first;
+        analysis.tail_nullable = tail_nullable;
+        analysis
     }
 
     fn end(&self) -> TerminalId {
@@ -220,103 +308,156 @@ impl<'g> Analysis<'g> {
         self.rhs[p as usize].get(dot as usize).copied()
     }
 
-    /// FIRST of `rhs[p][from..]`, and whether that suffix is nullable.
-    fn first_of_suffix(&self, p: u32, from: u32) -> (TerminalSet, bool) {
-        let mut set = TerminalSet::new(self.capacity);
-        for sym in &self.rhs[p as usize][from as usize..] {
+    /// Writes FIRST of `rhs[p][from..]` into `out` (one row wide); whether that suffix
+    /// is nullable.
+    fn first_of_suffix(&self, p: u32, from: u32, out: &mut [u64]) -> bool {
+        out.fill(0);
+        for sym in self.rhs[p as usize].iter().skip(from as usize) {
             match *sym {
                 Symbol::Terminal(t) => {
-                    set.insert(t);
-                    return (set, false);
+                    out[t.index() / 64] |= 1 << (t.index() % 64);
+                    return false;
                 }
                 Symbol::Nonterminal(n) => {
-                    set.union_with(&self.first[n.index()]);
+                    or_into(out, self.first.row(n.index()));
                     if !self.nullable[n.index()] {
-                        return (set, false);
+                        return false;
                     }
                 }
             }
         }
-        (set, true)
+        true
     }
 
-    /// LR(0) closure of a kernel, kernel first.
-    fn closure(&self, kernel: &[Item]) -> Vec<Item> {
-        let mut items = kernel.to_vec();
-        let mut added = vec![false; self.grammar.nonterminals.len()];
-        let mut i = 0;
-        while i < items.len() {
-            if let Some(Symbol::Nonterminal(n)) = self.symbol_after_dot(items[i]) {
-                if !std::mem::replace(&mut added[n.index()], true) {
-                    items.extend(self.productions_of[n.index()].iter().map(|&p| (p, 0)));
-                }
-            }
-            i += 1;
+    /// Index of a symbol among terminals then nonterminals.
+    fn symbol_key(&self, sym: Symbol) -> usize {
+        match sym {
+            Symbol::Terminal(t) => t.index(),
+            Symbol::Nonterminal(n) => self.grammar.terminals.len() + n.index(),
         }
-        items
     }
 
-    /// LR(1) closure of kernel items with lookahead sets.
-    fn closure_with_lookaheads(&self, seeds: Vec<(Item, TerminalSet)>) -> HashMap<Item, TerminalSet> {
-        let mut sets: HashMap<Item, TerminalSet> = HashMap::new();
-        let mut queue: Vec<Item> = Vec::new();
-        for (item, la) in seeds {
-            sets.entry(item).or_insert_with(|| TerminalSet::new(self.capacity)).union_with(&la);
-            queue.push(item);
-        }
-        while let Some(item) = queue.pop() {
-            let Some(Symbol::Nonterminal(n)) = self.symbol_after_dot(item) else { continue };
-            let (mut la, nullable) = self.first_of_suffix(item.0, item.1 + 1);
-            if nullable {
-                la.union_with(&sets[&item]);
-            }
-            for &p in &self.productions_of[n.index()] {
-                let mut inserted = false;
-                let entry = sets.entry((p, 0)).or_insert_with(|| {
-                    inserted = true;
-                    TerminalSet::new(self.capacity)
-                });
-                if entry.union_with(&la) || inserted {
-                    queue.push((p, 0));
-                }
-            }
-        }
-        sets
+    fn symbol_count(&self) -> usize {
+        self.grammar.terminals.len() + self.grammar.nonterminals.len()
     }
 }
 
-fn first_sets(grammar: &Grammar, nullable: &[bool], capacity: usize) -> Vec<TerminalSet> {
-    let mut first = vec![TerminalSet::new(capacity); grammar.nonterminals.len()];
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for p in &grammar.productions {
-            for sym in &p.rhs {
-                match *sym {
-                    Symbol::Terminal(t) => {
-                        changed |= first[p.lhs.index()].insert(t);
+/// FIRST sets by a worklist: a nonterminal's set flows to the left-hand sides of the
+/// productions it can begin.
+fn first_sets(grammar: &Grammar, nullable: &[bool], words: usize) -> Rows {
+    let count = grammar.nonterminals.len();
+    let mut first = Rows::new(count, words);
+    let mut begins: Vec<Vec<u32>> = vec![Vec::new(); count];
+    for p in &grammar.productions {
+        for sym in &p.rhs {
+            match *sym {
+                Symbol::Terminal(t) => {
+                    first.insert(p.lhs.index(), t);
+                    break;
+                }
+                Symbol::Nonterminal(n) => {
+                    if n != p.lhs {
+                        begins[n.index()].push(p.lhs.0);
+                    }
+                    if !nullable[n.index()] {
                         break;
                     }
-                    Symbol::Nonterminal(n) => {
-                        if n != p.lhs {
-                            let other = first[n.index()].clone();
-                            changed |= first[p.lhs.index()].union_with(&other);
-                        }
-                        if !nullable[n.index()] {
-                            break;
-                        }
-                    }
                 }
+            }
+        }
+    }
+    let mut queue: Vec<u32> = (0..count as u32).collect();
+    let mut queued = vec![true; count];
+    while let Some(n) = queue.pop() {
+        queued[n as usize] = false;
+        for &lhs in &begins[n as usize] {
+            if first.union_rows(n as usize, lhs as usize) && !std::mem::replace(&mut queued[lhs as usize], true) {
+                queue.push(lhs);
             }
         }
     }
     first
 }
 
-/// The LR(0) automaton: kernels and transitions.
+/// The LR(1) closure of some kernel items, kept per nonterminal: every item `B → ·γ` a
+/// closure adds gets the same lookaheads, those flowing into `B`. Rows are reused from
+/// closure to closure; only the touched ones are cleared.
+struct LookaheadClosure {
+    sets: Rows,
+    touched: Vec<u32>,
+    is_touched: Vec<bool>,
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    scratch: Vec<u64>,
+}
+
+impl LookaheadClosure {
+    fn new(analysis: &Analysis) -> LookaheadClosure {
+        let count = analysis.grammar.nonterminals.len();
+        LookaheadClosure {
+            sets: Rows::new(count, analysis.words),
+            touched: Vec::new(),
+            is_touched: vec![false; count],
+            queue: Vec::new(),
+            queued: vec![false; count],
+            scratch: vec![0; analysis.words],
+        }
+    }
+
+    /// The closure of `kernel` (items with their lookahead rows).
+    fn of<'a>(&mut self, analysis: &Analysis, kernel: impl IntoIterator<Item = (Item, &'a [u64])>) {
+        for n in self.touched.drain(..) {
+            self.is_touched[n as usize] = false;
+            self.sets.row_mut(n as usize).fill(0);
+        }
+        for ((p, dot), lookahead) in kernel {
+            if let Some(Symbol::Nonterminal(n)) = analysis.symbol_after_dot((p, dot)) {
+                let mut flow = std::mem::take(&mut self.scratch);
+                if analysis.first_of_suffix(p, dot + 1, &mut flow) {
+                    or_into(&mut flow, lookahead);
+                }
+                self.flow_into(n.index(), &flow);
+                self.scratch = flow;
+            }
+        }
+        while let Some(n) = self.queue.pop() {
+            self.queued[n as usize] = false;
+            for &p in &analysis.productions_of[n as usize] {
+                let Some(&Symbol::Nonterminal(m)) = analysis.rhs[p as usize].first() else { continue };
+                let mut flow = std::mem::take(&mut self.scratch);
+                flow.copy_from_slice(analysis.tail_first.row(p as usize));
+                if analysis.tail_nullable[p as usize] {
+                    or_into(&mut flow, self.sets.row(n as usize));
+                }
+                self.flow_into(m.index(), &flow);
+                self.scratch = flow;
+            }
+        }
+    }
+
+    fn flow_into(&mut self, n: usize, flow: &[u64]) {
+        let new = !std::mem::replace(&mut self.is_touched[n], true);
+        if new {
+            self.touched.push(n as u32);
+        }
+        if (or_into(self.sets.row_mut(n), flow) || new) && !std::mem::replace(&mut self.queued[n], true) {
+            self.queue.push(n as u32);
+        }
+    }
+
+    /// The nonterminals whose productions the closure holds, each with their lookaheads.
+    fn nonterminals(&self) -> impl Iterator<Item = (usize, &[u64])> + '_ {
+        self.touched.iter().map(|&n| (n as usize, self.sets.row(n as usize)))
+    }
+}
+
+/// The LR(0) automaton: kernels and transitions (each row sorted by
+/// [`Analysis::symbol_key`]).
 struct Lr0 {
     kernels: Vec<Vec<Item>>,
     transitions: Vec<Vec<(Symbol, u32)>>,
+    /// Where each state's kernel items start in the numbering of all kernel items.
+    offsets: Vec<usize>,
 }
 
 impl Lr0 {
@@ -325,24 +466,36 @@ impl Lr0 {
         let mut ids: HashMap<Vec<Item>, u32> = HashMap::new();
         ids.insert(kernels[0].clone(), 0);
         let mut transitions = Vec::new();
+        let mut closure = Vec::new();
+        let mut in_closure = vec![false; analysis.grammar.nonterminals.len()];
+        // Per symbol, its group among this state's successors (by first appearance).
+        let mut group_of = vec![u32::MAX; analysis.symbol_count()];
+        let mut groups: Vec<(Symbol, Vec<Item>)> = Vec::new();
         let mut next = 0;
         while next < kernels.len() {
             deadline.check()?;
-            let closure = analysis.closure(&kernels[next]);
-            let mut by_symbol: Vec<(Symbol, Vec<Item>)> = Vec::new();
-            for item in closure {
+            lr0_closure(analysis, &kernels[next], &mut closure, &mut in_closure);
+            let mut used = 0;
+            for &item in &closure {
                 let Some(sym) = analysis.symbol_after_dot(item) else { continue };
-                let advanced = (item.0, item.1 + 1);
-                match by_symbol.iter_mut().find(|(s, _)| *s == sym) {
-                    Some((_, k)) => k.push(advanced),
-                    None => by_symbol.push((sym, vec![advanced])),
+                let group = &mut group_of[analysis.symbol_key(sym)];
+                if *group == u32::MAX {
+                    *group = used as u32;
+                    if used == groups.len() {
+                        groups.push((sym, Vec::new()));
+                    }
+                    groups[used].0 = sym;
+                    groups[used].1.clear();
+                    used += 1;
                 }
+                groups[*group as usize].1.push((item.0, item.1 + 1));
             }
-            let mut row = Vec::with_capacity(by_symbol.len());
-            for (sym, mut kernel) in by_symbol {
+            let mut row = Vec::with_capacity(used);
+            for (sym, kernel) in &mut groups[..used] {
+                group_of[analysis.symbol_key(*sym)] = u32::MAX;
                 kernel.sort_unstable();
                 kernel.dedup();
-                let id = match ids.get(&kernel) {
+                let id = match ids.get(kernel.as_slice()) {
                     Some(&id) => id,
                     None => {
                         if kernels.len() >= config.max_states {
@@ -354,65 +507,79 @@ impl Lr0 {
                         }
                         let id = kernels.len() as u32;
                         ids.insert(kernel.clone(), id);
-                        kernels.push(kernel);
+                        kernels.push(kernel.clone());
                         id
                     }
                 };
-                row.push((sym, id));
+                row.push((*sym, id));
             }
+            row.sort_unstable_by_key(|&(sym, _)| analysis.symbol_key(sym));
             transitions.push(row);
             next += 1;
         }
-        Ok(Lr0 { kernels, transitions })
+        let offsets = kernels
+            .iter()
+            .scan(0, |start, kernel| {
+                let offset = *start;
+                *start += kernel.len();
+                Some(offset)
+            })
+            .collect();
+        Ok(Lr0 { kernels, transitions, offsets })
     }
 
-    fn goto(&self, state: usize, sym: Symbol) -> usize {
-        self.transitions[state].iter().find(|(s, _)| *s == sym).map(|&(_, t)| t as usize).expect("LR(0) transition")
+    /// The kernel item `advanced` of the state reached from `state` on `sym`, numbered
+    /// among all kernel items.
+    fn kernel_item(&self, analysis: &Analysis, state: usize, sym: Symbol, advanced: Item) -> usize {
+        let row = &self.transitions[state];
+        let key = analysis.symbol_key(sym);
+        let at = row.binary_search_by_key(&key, |&(s, _)| analysis.symbol_key(s)).expect("LR(0) transition");
+        let target = row[at].1 as usize;
+        self.offsets[target] + self.kernels[target].binary_search(&advanced).expect("kernel item")
     }
 
-    /// Lookahead sets of every kernel item, by spontaneous generation and propagation.
-    fn lalr_lookaheads(&self, analysis: &Analysis, deadline: &Deadline) -> Result<Vec<Vec<TerminalSet>>> {
-        let mut lookaheads: Vec<Vec<TerminalSet>> =
-            self.kernels.iter().map(|k| vec![TerminalSet::new(analysis.capacity); k.len()]).collect();
-        lookaheads[0][0].insert(analysis.end());
-        let mut propagate: Vec<((usize, usize), (usize, usize))> = Vec::new();
+    fn kernel_item_count(&self) -> usize {
+        self.offsets.last().map_or(0, |&o| o + self.kernels[self.kernels.len() - 1].len())
+    }
+
+    /// Lookaheads of every kernel item (numbered as [`Lr0::kernel_item`] does), by
+    /// spontaneous generation and propagation.
+    fn lalr_lookaheads(&self, analysis: &Analysis, deadline: &Deadline) -> Result<Rows> {
+        let mut lookaheads = Rows::new(self.kernel_item_count(), analysis.words);
+        lookaheads.insert(0, analysis.end());
+        let mut marker = vec![0; analysis.words];
+        marker[analysis.marker().index() / 64] |= 1 << (analysis.marker().index() % 64);
+        let mut propagate: Vec<(u32, u32)> = Vec::new();
+        let mut closure = LookaheadClosure::new(analysis);
         for (state, kernel) in self.kernels.iter().enumerate() {
             deadline.check()?;
             for (k, &item) in kernel.iter().enumerate() {
-                let mut marker = TerminalSet::new(analysis.capacity);
-                marker.insert(analysis.marker());
-                for (citem, la) in analysis.closure_with_lookaheads(vec![(item, marker)]) {
-                    let Some(sym) = analysis.symbol_after_dot(citem) else { continue };
-                    let target = self.goto(state, sym);
-                    let advanced = (citem.0, citem.1 + 1);
-                    let tk = self.kernels[target].binary_search(&advanced).expect("kernel item");
-                    for t in la.iter() {
-                        if t == analysis.marker() {
-                            propagate.push(((state, k), (target, tk)));
-                        } else {
-                            lookaheads[target][tk].insert(t);
+                let from = (self.offsets[state] + k) as u32;
+                if let Some(sym) = analysis.symbol_after_dot(item) {
+                    let to = self.kernel_item(analysis, state, sym, (item.0, item.1 + 1));
+                    propagate.push((from, to as u32));
+                }
+                closure.of(analysis, [(item, marker.as_slice())]);
+                for (n, set) in closure.nonterminals() {
+                    let propagates = contains(set, analysis.marker());
+                    for &p in &analysis.productions_of[n] {
+                        let Some(&sym) = analysis.rhs[p as usize].first() else { continue };
+                        let to = self.kernel_item(analysis, state, sym, (p, 1));
+                        if propagates {
+                            propagate.push((from, to as u32));
                         }
+                        let row = lookaheads.row_mut(to);
+                        or_into(row, set);
+                        row[analysis.marker().index() / 64] &= !(1 << (analysis.marker().index() % 64));
                     }
                 }
             }
         }
-        let mut changed = true;
-        while changed {
-            deadline.check()?;
-            changed = false;
-            for &(from, to) in &propagate {
-                changed |= union_into(&mut lookaheads, from, to);
-            }
-        }
+        propagate_along(&mut lookaheads, propagate, deadline)?;
         Ok(lookaheads)
     }
 
-    fn into_tables(
-        self,
-        analysis: &Analysis,
-        lookaheads: &[Vec<TerminalSet>],
-        deadline: &Deadline,
-    ) -> Result<LrTables> {
+    fn into_tables(self, analysis: &Analysis, lookaheads: &Rows, deadline: &Deadline) -> Result<LrTables> {
         let terminal_count = analysis.grammar.terminals.len();
         let mut tables = LrTables {
             terminal_count,
@@ -424,6 +591,11 @@ impl Lr0 {
             accepting: Vec::with_capacity(self.kernels.len()),
             conflicts: 0,
         };
+        let reduction = |production: u32, set: &[u64]| Reduction {
+            production: ProductionId(production),
+            lookahead: TerminalSet::with_ids(terminal_count + 1, members(set).filter(|t| t.index() <= terminal_count)),
+        };
+        let mut closure = LookaheadClosure::new(analysis);
         for (state, kernel) in self.kernels.iter().enumerate() {
             deadline.check()?;
             let mut shifts = Vec::new();
@@ -434,25 +606,23 @@ impl Lr0 {
                     Symbol::Nonterminal(n) => gotos.push((n, LrState(target))),
                 }
             }
-            shifts.sort_unstable();
-            gotos.sort_unstable();
-            let seeds = kernel.iter().copied().zip(lookaheads[state].iter().cloned()).collect();
-            let closure = analysis.closure_with_lookaheads(seeds);
+            let kernel_lookaheads = |k: usize| lookaheads.row(self.offsets[state] + k);
             let mut accepting = false;
             let mut reductions = Vec::new();
-            for (item, la) in closure {
-                if analysis.symbol_after_dot(item).is_some() {
-                    continue;
+            for (k, &item) in kernel.iter().enumerate() {
+                if analysis.symbol_after_dot(item).is_none() {
+                    if item.0 == analysis.augmented() {
+                        accepting = true;
+                    } else {
+                        reductions.push(reduction(item.0, kernel_lookaheads(k)));
+                    }
                 }
-                if item.0 == analysis.augmented() {
-                    accepting = true;
-                    continue;
+            }
+            closure.of(analysis, kernel.iter().enumerate().map(|(k, &item)| (item, kernel_lookaheads(k))));
+            for (n, set) in closure.nonterminals() {
+                for &p in analysis.productions_of[n].iter().filter(|&&p| analysis.rhs[p as usize].is_empty()) {
+                    reductions.push(reduction(p, set));
                 }
-                let mut lookahead = TerminalSet::new(terminal_count + 1);
-                for t in la.iter().filter(|t| t.index() <= terminal_count) {
-                    lookahead.insert(t);
-                }
-                reductions.push(Reduction { production: ProductionId(item.0), lookahead });
             }
             reductions.sort_unstable_by_key(|r| r.production);
             tables.conflicts += count_conflicts(&shifts, &reductions);
@@ -465,24 +635,55 @@ impl Lr0 {
     }
 }
 
-/// Adds the lookaheads of kernel item `from` (state, item) to those of item `to`; whether
-/// they grew.
-fn union_into(lookaheads: &mut [Vec<TerminalSet>], from: (usize, usize), to: (usize, usize)) -> bool {
-    let ((s, k), (t, tk)) = (from, to);
-    if s == t {
-        let items = &mut lookaheads[s];
-        if k == tk {
-            return false;
+/// LR(0) closure of `kernel` into `closure`, kernel first; `in_closure` (per
+/// nonterminal) is left all false.
+fn lr0_closure(analysis: &Analysis, kernel: &[Item], closure: &mut Vec<Item>, in_closure: &mut [bool]) {
+    closure.clear();
+    closure.extend_from_slice(kernel);
+    let mut added = Vec::new();
+    let mut i = 0;
+    while i < closure.len() {
+        if let Some(Symbol::Nonterminal(n)) = analysis.symbol_after_dot(closure[i]) {
+            if !std::mem::replace(&mut in_closure[n.index()], true) {
+                added.push(n);
+                closure.extend(analysis.productions_of[n.index()].iter().map(|&p| (p, 0)));
+            }
         }
-        let (lo, hi) = items.split_at_mut(k.max(tk));
-        return if k < tk { hi[0].union_with(&lo[k]) } else { lo[tk].union_with(&hi[0]) };
+        i += 1;
     }
-    let (lo, hi) = lookaheads.split_at_mut(s.max(t));
-    if s < t {
-        hi[0][tk].union_with(&lo[s][k])
-    } else {
-        lo[t][tk].union_with(&hi[0][k])
+    added.into_iter().for_each(|n| in_closure[n.index()] = false);
+}
+
+/// Carries lookaheads along the propagation edges `(from, to)` until nothing grows,
+/// revisiting only the items whose lookaheads grew.
+fn propagate_along(lookaheads: &mut Rows, mut edges: Vec<(u32, u32)>, deadline: &Deadline) -> Result<()> {
+    edges.sort_unstable();
+    edges.dedup();
+    let items = lookaheads.bits.len() / lookaheads.words.max(1);
+    let mut starts = vec![0; items + 1];
+    for &(from, _) in &edges {
+        starts[from as usize + 1] += 1;
     }
+    for i in 0..items {
+        starts[i + 1] += starts[i];
+    }
+    let mut queue: Vec<u32> = (0..items as u32).filter(|&i| lookaheads.row(i as usize).iter().any(|&w| w != 0)).collect();
+    let mut queued = vec![false; items];
+    queue.iter().for_each(|&i| queued[i as usize] = true);
+    let mut popped = 0usize;
+    while let Some(from) = queue.pop() {
+        popped += 1;
+        if popped % 4096 == 0 {
+            deadline.check()?;
+        }
+        queued[from as usize] = false;
+        for &(_, to) in &edges[starts[from as usize]..starts[from as usize + 1]] {
+            if lookaheads.union_rows(from as usize, to as usize) && !std::mem::replace(&mut queued[to as usize], true) {
+                queue.push(to);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The terminals on which a state can do two things: shift and reduce, or reduce two
@@ -502,3 +703,5 @@ fn count_conflicts(shifts: &[(TerminalId, LrState)], reductions: &[Reduction]) -
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod textbook;

@@ -93,3 +93,121 @@ fn left_and_right_recursion() {
     assert!(lr_accepts(&g, &t, &["x", "x", "x", ";", "y", "y"]));
     assert!(!lr_accepts(&g, &t, &[";", "y"]));
 }
+
+/// The tables of `grammar`, checked against the textbook construction.
+fn check_against_textbook(name: &str, grammar: &Grammar) {
+    let fast = LrTables::new(grammar, &LrConfig { time_budget: None, ..LrConfig::default() })
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let reference = super::textbook::tables(grammar);
+    assert_eq!(fast.state_count(), reference.state_count(), "{name}: state count");
+    for s in (0..fast.state_count() as u32).map(LrState) {
+        assert_eq!(fast.shifts(s), reference.shifts(s), "{name}: shifts of {s:?}");
+        assert_eq!(fast.gotos(s), reference.gotos(s), "{name}: gotos of {s:?}");
+        assert_eq!(fast.reductions(s), reference.reductions(s), "{name}: reductions of {s:?}");
+    }
+    assert!(fast == reference, "{name}: tables differ");
+}
+
+/// The `.lark` grammars of `dir`, checked against the textbook construction; how many.
+fn check_lark_grammars_in(dir: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("SKIPPED: {dir} not found");
+        return 0;
+    };
+    let mut checked = 0;
+    for path in entries.map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "lark")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        check_against_textbook(&path.display().to_string(), &Grammar::from_lark(&text).unwrap());
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn tables_equal_the_textbook_construction_on_shipped_grammars() {
+    let shipped = check_lark_grammars_in(concat!(env!("CARGO_MANIFEST_DIR"), "/grammars"));
+    assert!(shipped >= 9, "only {shipped} shipped grammars");
+    check_lark_grammars_in(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/bench/grammars/syncode"));
+}
+
+#[test]
+fn tables_equal_the_textbook_construction_on_json_schemas() {
+    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+    let schemas = [
+        r##"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "array", "items": {"$ref": "#"}}}}"##,
+        r##"{"oneOf": [{"type": "object", "properties": {"k": {"const": 1}}, "required": ["k"]},
+                      {"type": "object", "properties": {"k": {"type": "string"}}}]}"##,
+        r##"{"$defs": {"t": {"anyOf": [{"type": "null"}, {"type": "array", "items": {"$ref": "#/$defs/t"}, "minItems": 1}]}},
+            "type": "object", "properties": {"x": {"$ref": "#/$defs/t"}, "y": {"enum": ["a", "b", 3]}},
+            "additionalProperties": {"type": "number"}}"##,
+    ];
+    for schema in schemas {
+        let grammar = compile_json_schema(schema, &JsonSchemaOptions::default()).unwrap().grammar;
+        check_against_textbook(schema, &grammar);
+    }
+}
+
+/// Small random grammars: up to 5 nonterminals and 4 terminals, right-hand sides of
+/// 0–4 symbols (ε, left, right and hidden left recursion, cycles and conflicts all occur).
+fn random_grammar() -> impl proptest::strategy::Strategy<Value = Grammar> {
+    use proptest::prelude::*;
+    let symbol = (any::<bool>(), 0..5usize);
+    let production = (0..5usize, prop::collection::vec(symbol, 0..=4));
+    (1..=5usize, 1..=4usize, prop::collection::vec(production, 1..=12)).prop_filter_map(
+        "the start symbol derives nothing",
+        |(nonterminals, terminals, productions)| {
+            let mut b = crate::ir::GrammarBuilder::new();
+            let nts: Vec<_> = (0..nonterminals).map(|i| b.nonterminal(&format!("n{i}"))).collect();
+            let ts: Vec<_> = (0..terminals)
+                .map(|i| b.terminal(&format!("T{i}"), crate::ir::TerminalPattern::Regex(format!("t{i}")), 0, false))
+                .collect();
+            for (lhs, rhs) in productions {
+                let rhs = rhs
+                    .into_iter()
+                    .map(|(terminal, i)| match terminal {
+                        true => Symbol::Terminal(ts[i % terminals]),
+                        false => Symbol::Nonterminal(nts[i % nonterminals]),
+                    })
+                    .collect();
+                b.production(nts[lhs % nonterminals], rhs);
+            }
+            b.build(nts[0]).ok()
+        },
+    )
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+    #[test]
+    fn tables_equal_the_textbook_construction_on_random_grammars(g in random_grammar()) {
+        check_against_textbook(&g.to_string(), &g);
+    }
+}
+
+/// Every 250th MaskBench schema (every `STACKMASK_LR_EVERY`th when set), compiled and
+/// checked against the textbook construction.
+#[test]
+fn tables_equal_the_textbook_construction_on_maskbench_schemas() {
+    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/maskbench/data");
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        eprintln!("SKIPPED: ../shared not found ({dir})");
+        return;
+    };
+    let every = std::env::var("STACKMASK_LR_EVERY").ok().and_then(|v| v.parse().ok()).unwrap_or(250);
+    let mut paths: Vec<_> = entries.map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    let mut checked = 0;
+    for path in paths.iter().step_by(every) {
+        let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let schema = serde_json::to_string(&file["schema"]).unwrap();
+        let Ok(compiled) = compile_json_schema(&schema, &JsonSchemaOptions::default()) else { continue };
+        // Past the state limit both constructions stop at the same state.
+        if LrTables::new(&compiled.grammar, &LrConfig::default()).is_ok() {
+            check_against_textbook(&path.display().to_string(), &compiled.grammar);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no schema of {dir} compiled");
+    eprintln!("{checked} schemas checked");
+}
