@@ -22,7 +22,7 @@
 //! counted string is in a state, the class after a byte, the transitions out of far
 //! runs and the completions read off the count); `mod.rs` calls them.
 
-use super::{Builder, LexState, Subset};
+use super::{seeds_hash, Builder, LexState, SharedSubset, Subset};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use hashbrown::HashMap;
@@ -199,7 +199,8 @@ pub(super) enum Part {
 /// A transition out of a far count run: from state `source` to `subset` at count `class`.
 pub(super) struct Leaving {
     pub(super) source: usize,
-    pub(super) subset: Subset,
+    /// Shared with the successor memo, which hands it to every source it serves.
+    pub(super) subset: SharedSubset,
     pub(super) class: u32,
 }
 
@@ -247,11 +248,14 @@ impl<'a> Builder<'a> {
 
     /// The number of the NFA-state set `subset`.
     pub(super) fn group(&mut self, subset: &Subset) -> u32 {
-        if let Some(&group) = self.groups.get(subset) {
+        let hash = seeds_hash((Part::Outside, 0), subset);
+        let subsets = &self.group_subsets;
+        if let Some(&(_, group)) = self.groups.find(hash, |&(h, g)| h == hash && subsets[g as usize] == *subset) {
             return group;
         }
-        let group = self.groups.len() as u32;
-        self.groups.insert(subset.clone(), group);
+        let group = self.group_subsets.len() as u32;
+        self.group_subsets.push(subset.clone());
+        self.groups.insert_unique(hash, (hash, group), |&(h, _)| h);
         group
     }
 
@@ -278,7 +282,7 @@ impl<'a> Builder<'a> {
             Part::Between if part != Part::Closed => {
                 let (table, next) = counter.classes.after_char(source.class);
                 if let Some(next) = next {
-                    self.leaving.push(Leaving { source: state, subset: subset.clone(), class: next });
+                    self.leaving.push(Leaving { source: state, subset: subset.as_slice().into(), class: next });
                 }
                 table
             }
@@ -308,7 +312,7 @@ impl<'a> Builder<'a> {
         // transitions still waiting are judged by: go round again.
         let added = !reached.is_empty();
         for Leaving { source, subset, class } in reached {
-            let target = self.intern_counted(subset, class)?;
+            let target = self.intern_counted(subset.to_vec(), class)?;
             self.left.entry(source).or_default().push(target.index());
         }
         Ok(added)

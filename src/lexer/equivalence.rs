@@ -48,6 +48,7 @@ impl Lexer {
     /// ```
     pub fn equivalent_within(&self, depth: usize, budget: usize) -> Option<Vec<LexState>> {
         let mut partition = Partition::by_observation(self);
+        let rows = Runs::of(self);
         let mut predecessors = self.predecessors();
         let mut moved: Vec<u32> = (0..self.state_count() as u32).collect();
         let mut examined = 0usize;
@@ -57,7 +58,7 @@ impl Lexer {
             if examined > budget {
                 return None;
             }
-            moved = partition.refine(self, &candidates);
+            moved = partition.refine(&rows, &candidates);
             if moved.is_empty() {
                 break;
             }
@@ -137,11 +138,50 @@ impl Lexer {
                 }
             }
         }
-        pairs.sort_unstable();
+        // Bucketed by target (a counting sort: the pairs outnumber the states).
         let mut starts = vec![0u32; n + 1];
         pairs.iter().for_each(|&(target, _)| starts[target as usize + 1] += 1);
         (0..n).for_each(|i| starts[i + 1] += starts[i]);
-        Predecessors { starts, sources: pairs.into_iter().map(|(_, source)| source).collect(), seen: vec![0; n], round: 0 }
+        let mut fill = starts.clone();
+        let mut sources = vec![0u32; pairs.len()];
+        for (target, source) in pairs {
+            sources[fill[target as usize] as usize] = source;
+            fill[target as usize] += 1;
+        }
+        Predecessors { starts, sources, seen: vec![0; n], round: 0 }
+    }
+}
+
+/// Each state's row of the transition table as runs of byte classes leading to one
+/// state: `(last class, target)`, `runs[starts[q]..starts[q + 1]]`. A row has a few
+/// runs where it has tens of classes, and refinement reads rows over and over.
+struct Runs {
+    starts: Vec<u32>,
+    runs: Vec<(u32, u32)>,
+}
+
+impl Runs {
+    fn of(lexer: &Lexer) -> Runs {
+        let n = lexer.state_count();
+        let mut starts = Vec::with_capacity(n + 1);
+        let mut runs: Vec<(u32, u32)> = Vec::new();
+        starts.push(0);
+        for row in lexer.transitions.chunks(lexer.stride.max(1)).take(n) {
+            let row_start = runs.len();
+            for (class, target) in row.iter().enumerate() {
+                let continues = runs.len() > row_start && runs[runs.len() - 1].1 == target.0;
+                match runs.last_mut() {
+                    Some((last, _)) if continues => *last = class as u32,
+                    _ => runs.push((class as u32, target.0)),
+                }
+            }
+            starts.push(runs.len() as u32);
+        }
+        Runs { starts, runs }
+    }
+
+    fn row(&self, q: u32) -> &[(u32, u32)] {
+        &self.runs[self.starts[q as usize] as usize..self.starts[q as usize + 1] as usize]
     }
 }
 
@@ -215,7 +255,7 @@ impl Partition {
     /// did not move, and they shared the block because their signatures were equal), so
     /// one of them stands for all; the candidates agreeing with it stay, the others
     /// split off by signature.
-    fn refine(&mut self, lexer: &Lexer, candidates: &[u32]) -> Vec<u32> {
+    fn refine(&mut self, rows: &Runs, candidates: &[u32]) -> Vec<u32> {
         self.round += 1;
         candidates.iter().for_each(|&q| self.candidate[q as usize] = self.round);
         // One resident (non-candidate member) per block met, examined after the candidates;
@@ -234,13 +274,25 @@ impl Partition {
                 kept.insert(block);
             }
         }
-        let stride = lexer.stride;
-        let mut signatures = Vec::with_capacity(examined.len() * stride);
+        // A signature: the row's blocks as maximal runs `(last class, block)`, equal for
+        // two states exactly when their rows agree block for block on every class.
+        let mut signatures: Vec<u32> = Vec::with_capacity(examined.len() * 16);
+        let mut bounds = Vec::with_capacity(examined.len() + 1);
+        bounds.push(0);
         for &q in &examined {
-            let row = &lexer.transitions[q as usize * stride..(q as usize + 1) * stride];
-            signatures.extend(row.iter().map(|t| self.block[t.index()]));
+            let start = signatures.len();
+            for &(last, target) in rows.row(q) {
+                let block = self.block[target as usize];
+                if signatures.len() > start && signatures[signatures.len() - 1] == block {
+                    let at = signatures.len() - 2;
+                    signatures[at] = last;
+                } else {
+                    signatures.extend([last, block]);
+                }
+            }
+            bounds.push(signatures.len());
         }
-        let signature = |i: usize| &signatures[i * stride..(i + 1) * stride];
+        let signature = |i: usize| &signatures[bounds[i]..bounds[i + 1]];
         let mut target: HashMap<(u32, &[u32]), u32> = HashMap::new();
         let residents = &examined[candidates.len()..];
         for (i, &q) in residents.iter().enumerate() {

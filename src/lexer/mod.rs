@@ -55,11 +55,12 @@ pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 use crate::error::{Deadline, Error, LimitKind, Result};
 use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
-use hashbrown::HashMap;
+use hashbrown::{HashMap, HashTable};
 use smallvec::SmallVec;
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind};
+use std::rc::Rc;
 use std::time::Duration;
 
 /// A state of the lexer DFA.
@@ -511,6 +512,9 @@ fn has_lazy_repetition(hir: &Hir) -> bool {
 /// the pattern's index) reachable after the text read so far, sorted.
 type Subset = Vec<(u32, StateID)>;
 
+/// A subset shared by the successor memo and the transitions it serves.
+type SharedSubset = Rc<[(u32, StateID)]>;
+
 /// The subset construction.
 struct Builder<'a> {
     grammar: &'a Grammar,
@@ -526,14 +530,18 @@ struct Builder<'a> {
     classes: [u8; 256],
     /// One representative byte per class.
     representatives: Vec<u8>,
-    ids: HashMap<(bool, Subset, u32), LexState>,
+    /// Every state by the hash of its key (start flag, subset, count class), which is
+    /// kept beside it: the keys themselves are `subsets` and `counted`, held once.
+    ids: HashTable<(u64, LexState)>,
     subsets: Vec<Subset>,
     /// The counted string's pattern and classes, if a terminal is counted.
     counter: Option<Counter>,
     /// By state: its place in the counted string.
     counted: Vec<CountedState>,
     /// Numbers the NFA-state sets that hold the counted string (see [`CountedState`]).
-    groups: HashMap<Subset, u32>,
+    groups: HashTable<(u64, u32)>,
+    /// The NFA-state set of each group, by number.
+    group_subsets: Vec<Subset>,
     by_group: HashMap<(u32, u32), LexState>,
     /// Transitions out of a far run not interned yet (see [`Builder::leave_far_runs`]).
     leaving: Vec<Leaving>,
@@ -551,10 +559,10 @@ struct Builder<'a> {
     /// Per byte class: the NFA states one byte of it leads to (reused between states).
     seeds: Vec<Vec<(u32, StateID)>>,
     /// Where sets of seeds led from a source's place in the counted string (see
-    /// [`Builder::successors`]), bounded by [`SUCCESSOR_MEMO_SEEDS`]: the states of a
+    /// [`Builder::fill_successors`]), bounded by [`SUCCESSOR_MEMO_SEEDS`]: the states of a
     /// pattern searched anywhere in a string (`.*` before it) reach the same seeds from
     /// many states.
-    successor_memo: HashMap<SuccessorKey, Successor>,
+    successor_memo: HashTable<(u64, SuccessorKey, Successor)>,
     /// The seeds held in `successor_memo`.
     successor_memo_seeds: usize,
     /// Buffers of `closure_of`, reused between calls.
@@ -598,11 +606,12 @@ impl<'a> Builder<'a> {
             deadline,
             classes,
             representatives,
-            ids: HashMap::new(),
+            ids: HashTable::new(),
             subsets: Vec::new(),
             counter: None,
             counted: Vec::new(),
-            groups: HashMap::new(),
+            groups: HashTable::new(),
+            group_subsets: Vec::new(),
             by_group: HashMap::new(),
             leaving: Vec::new(),
             left: HashMap::new(),
@@ -612,7 +621,7 @@ impl<'a> Builder<'a> {
             visited: vec![0; total],
             generation: 0,
             seeds: Vec::new(),
-            successor_memo: HashMap::new(),
+            successor_memo: HashTable::new(),
             successor_memo_seeds: 0,
             closure_stack: Vec::new(),
             closure_out: Vec::new(),
@@ -638,8 +647,7 @@ impl<'a> Builder<'a> {
                 }
                 let state = next_unexplored;
                 next_unexplored += 1;
-                let targets = self.successors(state)?;
-                self.transitions[state * stride..(state + 1) * stride].copy_from_slice(&targets);
+                self.fill_successors(state)?;
             }
             if !self.leave_far_runs()? {
                 break;
@@ -670,8 +678,14 @@ impl<'a> Builder<'a> {
     }
 
     fn intern(&mut self, is_start: bool, subset: Subset, class: u32) -> Result<LexState> {
-        let key = (is_start, subset, class);
-        if let Some(&id) = self.ids.get(&key) {
+        let hash = seeds_hash((Part::Outside, class ^ u32::from(is_start) << 31), &subset);
+        let is_key = |&(h, id): &(u64, LexState)| {
+            h == hash
+                && (id == LexState::START) == is_start
+                && self.counted[id.index()].class == class
+                && self.subsets[id.index()] == subset
+        };
+        if let Some(&(_, id)) = self.ids.find(hash, is_key) {
             return Ok(id);
         }
         if self.subsets.len() >= self.config.max_states {
@@ -682,13 +696,13 @@ impl<'a> Builder<'a> {
             });
         }
         let id = LexState(self.subsets.len() as u32);
-        self.accepts.push(self.accepted_terminals(&key.1, class));
-        let part = if is_start { Part::Outside } else { self.part(&key.1) };
-        let group = if part == Part::Outside { u32::MAX } else { self.group(&key.1) };
+        self.accepts.push(self.accepted_terminals(&subset, class));
+        let part = if is_start { Part::Outside } else { self.part(&subset) };
+        let group = if part == Part::Outside { u32::MAX } else { self.group(&subset) };
         self.counted.push(CountedState { part, group, class });
-        self.subsets.push(key.1.clone());
+        self.subsets.push(subset);
         self.transitions.extend(std::iter::repeat(LexState::DEAD).take(self.representatives.len()));
-        self.ids.insert(key, id);
+        self.ids.insert_unique(hash, (hash, id), |&(h, _)| h);
         Ok(id)
     }
 
@@ -736,13 +750,13 @@ impl<'a> Builder<'a> {
         ids.into_boxed_slice()
     }
 
-    /// The states after reading each byte class from DFA state `state`, in class order.
+    /// Fills `state`'s row of the table: the state after reading each byte class.
     /// The state's NFA states cut the byte classes into a few runs (a run's classes are
     /// treated alike by every transition: patterns with large Unicode classes split the
     /// bytes into many classes that mostly lead to the same place); one pass over the NFA
     /// states sends each transition to the runs its byte range covers, and each run's
     /// seeds are closed once.
-    fn successors(&mut self, state: usize) -> Result<Vec<LexState>> {
+    fn fill_successors(&mut self, state: usize) -> Result<()> {
         let run_of = self.class_runs(state);
         let runs = run_of.last().map_or(0, |&r| r as usize + 1);
         let mut seeds = std::mem::take(&mut self.seeds);
@@ -758,25 +772,31 @@ impl<'a> Builder<'a> {
         let from = self.count_place(state);
         let mut run_targets: SmallVec<[LexState; 16]> = SmallVec::with_capacity(runs);
         for run_seeds in &seeds[..runs] {
-            let target = if run_seeds.is_empty() {
-                LexState::DEAD
-            } else if let Some(known) = self.successor_memo.get(&SuccessorQuery { from, seeds: run_seeds }) {
+            if run_seeds.is_empty() {
+                run_targets.push(LexState::DEAD);
+                continue;
+            }
+            let hash = seeds_hash(from, run_seeds);
+            let is_key = |(h, key, _): &(u64, SuccessorKey, Successor)| *h == hash && key.from == from && *key.seeds == **run_seeds;
+            let target = if let Some((_, _, known)) = self.successor_memo.find(hash, is_key) {
                 if let Some((subset, class)) = &known.leaving {
-                    self.leaving.push(Leaving { source: state, subset: subset.clone(), class: *class });
+                    self.leaving.push(Leaving { source: state, subset: Rc::clone(subset), class: *class });
                 }
                 known.target
             } else {
                 let subset = self.closure_of(run_seeds);
                 let leaving_before = self.leaving.len();
                 let target = self.intern_successor(state, subset)?;
-                let leaving = self.leaving[leaving_before..].last().map(|l| (l.subset.clone(), l.class));
-                self.remember_successor(from, run_seeds, Successor { target, leaving });
+                let leaving = self.leaving[leaving_before..].last().map(|l| (Rc::clone(&l.subset), l.class));
+                self.remember_successor(hash, SuccessorKey { from, seeds: run_seeds.as_slice().into() }, Successor { target, leaving });
                 target
             };
             run_targets.push(target);
         }
         self.seeds = seeds;
-        Ok(run_of.iter().map(|&r| run_targets[r as usize]).collect())
+        let row = &mut self.transitions[state * run_of.len()..(state + 1) * run_of.len()];
+        row.iter_mut().zip(&run_of).for_each(|(target, &run)| *target = run_targets[run as usize]);
+        Ok(())
     }
 
     /// For each byte class (in order), its run among the classes that `state`'s NFA
@@ -801,13 +821,14 @@ impl<'a> Builder<'a> {
             .collect()
     }
 
-    /// Keeps where `seeds` led from place `from` for later states, while the memo's
-    /// NFA states stay under [`SUCCESSOR_MEMO_SEEDS`] in all.
-    fn remember_successor(&mut self, from: (Part, u32), seeds: &[(u32, StateID)], known: Successor) {
-        let size = seeds.len() + known.leaving.as_ref().map_or(0, |(subset, _)| subset.len());
+    /// Keeps where `key`'s seeds led from its place for later states (`hash`: the hash of
+    /// `key`'s fields in order), while the memo's NFA states stay under
+    /// [`SUCCESSOR_MEMO_SEEDS`] in all.
+    fn remember_successor(&mut self, hash: u64, key: SuccessorKey, known: Successor) {
+        let size = key.seeds.len() + known.leaving.as_ref().map_or(0, |(subset, _)| subset.len());
         if self.successor_memo_seeds + size <= SUCCESSOR_MEMO_SEEDS {
             self.successor_memo_seeds += size;
-            self.successor_memo.insert(SuccessorKey { from, seeds: seeds.into() }, known);
+            self.successor_memo.insert_unique(hash, (hash, key, known), |(h, _, _)| *h);
         }
     }
 
@@ -1013,23 +1034,23 @@ fn byte_ranges(state: &thompson::State, mut visit: impl FnMut(u8, u8, StateID)) 
 /// A successor memo key: the seeds one byte run leads to, and the source state's place
 /// in the counted string (its part and count class), on which the target's count class
 /// depends. Without counting every state is in the same place.
-#[derive(Debug, PartialEq, Eq, Hash)]
+#[derive(Debug)]
 struct SuccessorKey {
     from: (Part, u32),
     seeds: Box<[(u32, StateID)]>,
 }
 
-/// A [`SuccessorKey`] borrowed for lookup (hashes as the key does: fields in order).
-#[derive(Hash)]
-struct SuccessorQuery<'s> {
-    from: (Part, u32),
-    seeds: &'s [(u32, StateID)],
-}
-
-impl hashbrown::Equivalent<SuccessorKey> for SuccessorQuery<'_> {
-    fn equivalent(&self, key: &SuccessorKey) -> bool {
-        self.from == key.from && *self.seeds == *key.seeds
-    }
+/// A hash of a set of NFA states and a place in the counted string, for the build's
+/// tables (which keep it beside each entry): one multiply per state, as the successor
+/// memo hashes every byte run of every state (tens per state) and the default hasher's
+/// per-field rounds were a tenth of the build.
+fn seeds_hash(from: (Part, u32), seeds: &[(u32, StateID)]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let start = (from.0 as u64) << 32 | u64::from(from.1);
+    let h = seeds.iter().fold(start.wrapping_mul(K), |h, &(p, s)| {
+        (h.rotate_left(26) ^ (u64::from(p) << 32 | s.as_u64())).wrapping_mul(K)
+    });
+    (h ^ h >> 29).wrapping_mul(K)
 }
 
 /// Where a memoized run of seeds led: the state, and the transition out of a far run
@@ -1037,7 +1058,7 @@ impl hashbrown::Equivalent<SuccessorKey> for SuccessorQuery<'_> {
 #[derive(Debug)]
 struct Successor {
     target: LexState,
-    leaving: Option<(Subset, u32)>,
+    leaving: Option<(SharedSubset, u32)>,
 }
 
 /// The lexer build reads the clock once per this many states (a read costs about as
