@@ -29,7 +29,7 @@
 
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::ir::{Grammar, NonterminalId, ProductionId, Symbol, TerminalId, TerminalSet};
-use hashbrown::HashMap;
+use hashbrown::HashTable;
 use std::time::Duration;
 
 /// A state of the LR automaton; the symbols of the parse stack.
@@ -454,27 +454,29 @@ impl LookaheadClosure {
 /// The LR(0) automaton: kernels and transitions (each row sorted by
 /// [`Analysis::symbol_key`]).
 struct Lr0 {
-    kernels: Vec<Vec<Item>>,
-    transitions: Vec<Vec<(Symbol, u32)>>,
-    /// Where each state's kernel items start in the numbering of all kernel items.
+    /// Every state's kernel items, state after state: a kernel item's index here is its
+    /// number among all kernel items.
+    items: Vec<Item>,
+    /// Where each state's kernel starts in `items`, and one past the last.
     offsets: Vec<usize>,
+    transitions: Vec<Vec<(Symbol, u32)>>,
 }
 
 impl Lr0 {
     fn new(analysis: &Analysis, config: &LrConfig, deadline: &Deadline) -> Result<Lr0> {
-        let mut kernels: Vec<Vec<Item>> = vec![vec![(analysis.augmented(), 0)]];
-        let mut ids: HashMap<Vec<Item>, u32> = HashMap::new();
-        ids.insert(kernels[0].clone(), 0);
-        let mut transitions = Vec::new();
+        let mut lr0 = Lr0 { items: vec![(analysis.augmented(), 0)], offsets: vec![0, 1], transitions: Vec::new() };
+        // Every state by the hash of its kernel, kept beside it.
+        let mut ids: HashTable<(u64, u32)> = HashTable::new();
+        ids.insert_unique(kernel_hash(lr0.kernel(0)), (kernel_hash(lr0.kernel(0)), 0), |&(h, _)| h);
         let mut closure = Vec::new();
         let mut in_closure = vec![false; analysis.grammar.nonterminals.len()];
         // Per symbol, its group among this state's successors (by first appearance).
         let mut group_of = vec![u32::MAX; analysis.symbol_count()];
         let mut groups: Vec<(Symbol, Vec<Item>)> = Vec::new();
         let mut next = 0;
-        while next < kernels.len() {
+        while next < lr0.state_count() {
             deadline.check()?;
-            lr0_closure(analysis, &kernels[next], &mut closure, &mut in_closure);
+            lr0_closure(analysis, lr0.kernel(next), &mut closure, &mut in_closure);
             let mut used = 0;
             for &item in &closure {
                 let Some(sym) = analysis.symbol_after_dot(item) else { continue };
@@ -495,37 +497,39 @@ impl Lr0 {
                 group_of[analysis.symbol_key(*sym)] = u32::MAX;
                 kernel.sort_unstable();
                 kernel.dedup();
-                let id = match ids.get(kernel.as_slice()) {
-                    Some(&id) => id,
+                let hash = kernel_hash(kernel);
+                let id = match ids.find(hash, |&(h, id)| h == hash && lr0.kernel(id as usize) == kernel.as_slice()) {
+                    Some(&(_, id)) => id,
                     None => {
-                        if kernels.len() >= config.max_states {
+                        if lr0.state_count() >= config.max_states {
                             return Err(Error::Limit {
                                 kind: LimitKind::LrStates,
-                                value: kernels.len() + 1,
+                                value: lr0.state_count() + 1,
                                 limit: config.max_states,
                             });
                         }
-                        let id = kernels.len() as u32;
-                        ids.insert(kernel.clone(), id);
-                        kernels.push(kernel.clone());
+                        let id = lr0.state_count() as u32;
+                        lr0.items.extend_from_slice(kernel);
+                        lr0.offsets.push(lr0.items.len());
+                        ids.insert_unique(hash, (hash, id), |&(h, _)| h);
                         id
                     }
                 };
                 row.push((*sym, id));
             }
             row.sort_unstable_by_key(|&(sym, _)| analysis.symbol_key(sym));
-            transitions.push(row);
+            lr0.transitions.push(row);
             next += 1;
         }
-        let offsets = kernels
-            .iter()
-            .scan(0, |start, kernel| {
-                let offset = *start;
-                *start += kernel.len();
-                Some(offset)
-            })
-            .collect();
-        Ok(Lr0 { kernels, transitions, offsets })
+        Ok(lr0)
+    }
+
+    fn state_count(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    fn kernel(&self, state: usize) -> &[Item] {
+        &self.items[self.offsets[state]..self.offsets[state + 1]]
     }
 
     /// The kernel item `advanced` of the state reached from `state` on `sym`, numbered
@@ -535,25 +539,21 @@ impl Lr0 {
         let key = analysis.symbol_key(sym);
         let at = row.binary_search_by_key(&key, |&(s, _)| analysis.symbol_key(s)).expect("LR(0) transition");
         let target = row[at].1 as usize;
-        self.offsets[target] + self.kernels[target].binary_search(&advanced).expect("kernel item")
-    }
-
-    fn kernel_item_count(&self) -> usize {
-        self.offsets.last().map_or(0, |&o| o + self.kernels[self.kernels.len() - 1].len())
+        self.offsets[target] + self.kernel(target).binary_search(&advanced).expect("kernel item")
     }
 
     /// Lookaheads of every kernel item (numbered as [`Lr0::kernel_item`] does), by
     /// spontaneous generation and propagation.
     fn lalr_lookaheads(&self, analysis: &Analysis, deadline: &Deadline) -> Result<Rows> {
-        let mut lookaheads = Rows::new(self.kernel_item_count(), analysis.words);
+        let mut lookaheads = Rows::new(self.items.len(), analysis.words);
         lookaheads.insert(0, analysis.end());
         let mut marker = vec![0; analysis.words];
         marker[analysis.marker().index() / 64] |= 1 << (analysis.marker().index() % 64);
         let mut propagate: Vec<(u32, u32)> = Vec::new();
         let mut closure = LookaheadClosure::new(analysis);
-        for (state, kernel) in self.kernels.iter().enumerate() {
+        for state in 0..self.state_count() {
             deadline.check()?;
-            for (k, &item) in kernel.iter().enumerate() {
+            for (k, &item) in self.kernel(state).iter().enumerate() {
                 let from = (self.offsets[state] + k) as u32;
                 if let Some(sym) = analysis.symbol_after_dot(item) {
                     let to = self.kernel_item(analysis, state, sym, (item.0, item.1 + 1));
@@ -585,10 +585,10 @@ impl Lr0 {
             terminal_count,
             production_len: analysis.grammar.productions.iter().map(|p| p.rhs.len() as u32).collect(),
             production_lhs: analysis.grammar.productions.iter().map(|p| p.lhs).collect(),
-            shifts: Vec::with_capacity(self.kernels.len()),
-            gotos: Vec::with_capacity(self.kernels.len()),
-            reductions: Vec::with_capacity(self.kernels.len()),
-            accepting: Vec::with_capacity(self.kernels.len()),
+            shifts: Vec::with_capacity(self.state_count()),
+            gotos: Vec::with_capacity(self.state_count()),
+            reductions: Vec::with_capacity(self.state_count()),
+            accepting: Vec::with_capacity(self.state_count()),
             conflicts: 0,
         };
         let reduction = |production: u32, set: &[u64]| Reduction {
@@ -596,8 +596,9 @@ impl Lr0 {
             lookahead: TerminalSet::with_ids(terminal_count + 1, members(set).filter(|t| t.index() <= terminal_count)),
         };
         let mut closure = LookaheadClosure::new(analysis);
-        for (state, kernel) in self.kernels.iter().enumerate() {
+        for state in 0..self.state_count() {
             deadline.check()?;
+            let kernel = self.kernel(state);
             let mut shifts = Vec::new();
             let mut gotos = Vec::new();
             for &(sym, target) in &self.transitions[state] {
@@ -633,6 +634,13 @@ impl Lr0 {
         }
         Ok(tables)
     }
+}
+
+/// A hash of a kernel, one multiply per item.
+fn kernel_hash(kernel: &[Item]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let h = kernel.iter().fold(K, |h, &(p, dot)| (h.rotate_left(26) ^ (u64::from(p) << 32 | u64::from(dot))).wrapping_mul(K));
+    (h ^ h >> 29).wrapping_mul(K)
 }
 
 /// LR(0) closure of `kernel` into `closure`, kernel first; `in_closure` (per
