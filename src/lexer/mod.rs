@@ -916,17 +916,30 @@ impl<'a> Builder<'a> {
             .iter()
             .map(|a| TerminalSet::with_ids(capacity, a.iter().copied().filter(|&t| !counted.contains(t))))
             .collect();
-        let successors = self.live_successors();
+        let graph = self.live_successors();
         // Components come sinks first, so every set a component reads outside itself is
         // complete; inside it every state completes what any member accepts.
-        for (i, component) in strongly_connected_components(&successors).iter().enumerate() {
+        let (members, ends) = strongly_connected_components(&graph);
+        let mut start = 0;
+        for (i, &end) in ends.iter().enumerate() {
             if i % DEADLINE_EVERY == 0 {
                 self.deadline.check()?;
+            }
+            let component = &members[start..end];
+            start = end;
+            if let [q] = *component {
+                // Alone (the common case): its own set, and what its successors complete.
+                let (done, rest) = sets.split_at_mut(q);
+                let (set, later) = rest.split_first_mut().expect("state in range");
+                for &t in graph.successors(q) {
+                    set.union_with(if t < q { &done[t] } else { &later[t - q - 1] });
+                }
+                continue;
             }
             let mut set = TerminalSet::new(capacity);
             for &q in component {
                 set.union_with(&sets[q]);
-                successors[q].iter().for_each(|&t| _ = set.union_with(&sets[t]));
+                graph.successors(q).iter().for_each(|&t| _ = set.union_with(&sets[t]));
             }
             component.iter().for_each(|&q| sets[q].clone_from(&set));
         }
@@ -937,31 +950,49 @@ impl<'a> Builder<'a> {
     }
 
     /// Per state, its distinct successors other than itself and the dead state.
-    fn live_successors(&self) -> Vec<Vec<usize>> {
+    fn live_successors(&self) -> Graph {
         let stride = self.representatives.len();
         let mut last_source = vec![usize::MAX; self.subsets.len()];
-        (0..self.subsets.len())
-            .map(|q| {
-                let table = &self.transitions[q * stride..(q + 1) * stride];
-                table
-                    .iter()
-                    .map(|t| t.index())
-                    .filter(|&t| t != q && t != LexState::DEAD.index())
-                    .filter(|&t| std::mem::replace(&mut last_source[t], q) != q)
-                    .collect()
-            })
-            .collect()
+        let mut graph = Graph { starts: Vec::with_capacity(self.subsets.len() + 1), targets: Vec::new() };
+        graph.starts.push(0);
+        for q in 0..self.subsets.len() {
+            for t in self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()) {
+                if t != q && t != LexState::DEAD.index() && std::mem::replace(&mut last_source[t], q) != q {
+                    graph.targets.push(t);
+                }
+            }
+            graph.starts.push(graph.targets.len());
+        }
+        graph
     }
 }
 
-/// The strongly connected components of the graph `successors` (by state index), each
-/// after every component it reaches (Tarjan's algorithm, iterative).
-fn strongly_connected_components(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
+/// A directed graph over `0..n` as one array: the successors of `q` are
+/// `targets[starts[q]..starts[q + 1]]`.
+struct Graph {
+    starts: Vec<usize>,
+    targets: Vec<usize>,
+}
+
+impl Graph {
+    fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    fn successors(&self, q: usize) -> &[usize] {
+        &self.targets[self.starts[q]..self.starts[q + 1]]
+    }
+}
+
+/// The strongly connected components of `graph`, each after every component it reaches
+/// (Tarjan's algorithm, iterative), as one list of states with each component's end.
+fn strongly_connected_components(graph: &Graph) -> (Vec<usize>, Vec<usize>) {
     const UNSEEN: usize = usize::MAX;
-    let n = successors.len();
+    let n = graph.len();
     let (mut index, mut low) = (vec![UNSEEN; n], vec![0; n]);
     let mut on_stack = vec![false; n];
-    let (mut stack, mut components) = (Vec::new(), Vec::new());
+    let mut stack = Vec::new();
+    let (mut members, mut ends) = (Vec::with_capacity(n), Vec::new());
     let mut next_index = 0;
     // The depth-first path: a state and how many of its successors it has visited.
     let mut path: Vec<(usize, usize)> = Vec::new();
@@ -977,7 +1008,7 @@ fn strongly_connected_components(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
                 stack.push(q);
                 on_stack[q] = true;
             }
-            if let Some(&t) = successors[q].get(*visited) {
+            if let Some(&t) = graph.successors(q).get(*visited) {
                 *visited += 1;
                 if index[t] == UNSEEN {
                     path.push((t, 0));
@@ -992,13 +1023,13 @@ fn strongly_connected_components(successors: &[Vec<usize>]) -> Vec<Vec<usize>> {
             }
             if low[q] == index[q] {
                 let at = stack.iter().rposition(|&s| s == q).unwrap_or(0);
-                let component: Vec<usize> = stack.drain(at..).collect();
-                component.iter().for_each(|&s| on_stack[s] = false);
-                components.push(component);
+                stack[at..].iter().for_each(|&s| on_stack[s] = false);
+                members.extend(stack.drain(at..));
+                ends.push(members.len());
             }
         }
     }
-    components
+    (members, ends)
 }
 
 /// Calls `visit(start, end, next)` for each range of bytes that NFA state `state`
