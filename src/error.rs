@@ -269,7 +269,22 @@ impl Deadline {
         self.total.check()?;
         self.stage.check()
     }
+
+    /// [`Deadline::check`] at every [`CHECK_EVERY`]th step of a loop (`step` counting
+    /// from 0): a check reads the clock twice, which costs as much as a small step of
+    /// the construction loops (an LR state, a lexer state), so checking each one was a
+    /// few percent of a build.
+    pub(crate) fn check_at(&self, step: usize) -> Result<()> {
+        if step % CHECK_EVERY == 0 {
+            self.check()
+        } else {
+            Ok(())
+        }
+    }
 }
+
+/// How many steps of a construction loop pass between two reads of the clock.
+const CHECK_EVERY: usize = 16;
 
 /// Shorthand for results with [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

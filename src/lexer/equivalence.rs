@@ -11,12 +11,14 @@
 //!
 //! The partition is Moore's refinement stopped after `depth` rounds (round `r` tells
 //! apart states that some text of `r` bytes tells apart). Each round re-examines only
-//! the states with a successor that moved in the previous round, so a counter that
-//! splits one state per round costs one state per round, not the whole DFA. Most
-//! lexers settle after re-examining each state fewer than 8 times; a few (many counters
-//! out of step, tens of thousands of states) keep splitting for all `depth` rounds, so
-//! the work is bounded and the caller falls back to no sharing past the bound (an
-//! unfinished refinement would merge states that a longer text tells apart).
+//! the states with a successor that moved in the previous round, and a block that splits
+//! keeps its id for its largest part (as in Hopcroft's algorithm), so that only the
+//! smaller parts move: a counter that splits one state per round costs one state per
+//! round, not the whole DFA. Most lexers settle after re-examining each state fewer than
+//! 8 times; a few (many counters out of step, tens of thousands of states) keep
+//! splitting for all `depth` rounds, so the work is bounded and the caller falls back to
+//! no sharing past the bound (an unfinished refinement would merge states that a longer
+//! text tells apart).
 
 use super::{LexState, Lexer};
 use crate::ir::{TerminalId, TerminalSet};
@@ -293,28 +295,55 @@ impl Partition {
             bounds.push(signatures.len());
         }
         let signature = |i: usize| &signatures[bounds[i]..bounds[i + 1]];
-        let mut target: HashMap<(u32, &[u32]), u32> = HashMap::new();
-        let residents = &examined[candidates.len()..];
-        for (i, &q) in residents.iter().enumerate() {
-            target.insert((self.block[q as usize], signature(candidates.len() + i)), self.block[q as usize]);
-        }
-        // A block with no resident stays with the first signature met.
-        let mut fresh = self.members.len() as u32;
-        let mut moves = Vec::new();
-        for (i, &q) in candidates.iter().enumerate() {
+        // Candidates by block and signature. A block's id stays with its resident's
+        // group or, with no resident, with its largest group, so that the fewest states
+        // move: the next round examines only their predecessors (keeping the first group
+        // met instead moved most of a counter's states every round).
+        let mut group_of: HashMap<(u32, &[u32]), u32> = HashMap::new();
+        let mut groups: Vec<(u32, u32)> = Vec::new();
+        let candidate_groups: Vec<u32> = (0..candidates.len())
+            .map(|i| {
+                let block = self.block[candidates[i] as usize];
+                let next = groups.len() as u32;
+                let group = *group_of.entry((block, signature(i))).or_insert(next);
+                if group == next {
+                    groups.push((block, 0));
+                }
+                groups[group as usize].1 += 1;
+                group
+            })
+            .collect();
+        let mut keeper: HashMap<u32, u32> = HashMap::new();
+        for (i, &q) in examined[candidates.len()..].iter().enumerate() {
             let block = self.block[q as usize];
-            let to = *target.entry((block, signature(i))).or_insert_with(|| {
-                if kept.insert(block) {
+            keeper.insert(block, group_of.get(&(block, signature(candidates.len() + i))).copied().unwrap_or(u32::MAX));
+        }
+        for (group, &(block, size)) in groups.iter().enumerate() {
+            if !kept.contains(&block) {
+                let best = keeper.entry(block).or_insert(group as u32);
+                if size > groups[*best as usize].1 {
+                    *best = group as u32;
+                }
+            }
+        }
+        let mut fresh = self.members.len() as u32;
+        let labels: Vec<u32> = (0..groups.len() as u32)
+            .map(|group| {
+                let block = groups[group as usize].0;
+                if keeper[&block] == group {
                     block
                 } else {
                     fresh += 1;
                     fresh - 1
                 }
-            });
-            if to != block {
-                moves.push((q, to));
-            }
-        }
+            })
+            .collect();
+        let moves: Vec<(u32, u32)> = candidates
+            .iter()
+            .zip(&candidate_groups)
+            .map(|(&q, &group)| (q, labels[group as usize]))
+            .filter(|&(q, to)| to != self.block[q as usize])
+            .collect();
         moves.into_iter().map(|(q, to)| self.move_to(q, to)).collect()
     }
 

@@ -642,9 +642,7 @@ impl<'a> Builder<'a> {
         let mut next_unexplored = 0;
         loop {
             while next_unexplored < self.subsets.len() {
-                if next_unexplored % DEADLINE_EVERY == 0 {
-                    self.deadline.check()?;
-                }
+                self.deadline.check_at(next_unexplored)?;
                 let state = next_unexplored;
                 next_unexplored += 1;
                 self.fill_successors(state)?;
@@ -922,9 +920,7 @@ impl<'a> Builder<'a> {
         let (members, ends) = strongly_connected_components(&graph);
         let mut start = 0;
         for (i, &end) in ends.iter().enumerate() {
-            if i % DEADLINE_EVERY == 0 {
-                self.deadline.check()?;
-            }
+            self.deadline.check_at(i)?;
             let component = &members[start..end];
             start = end;
             if let [q] = *component {
@@ -1091,10 +1087,6 @@ struct Successor {
     target: LexState,
     leaving: Option<(SharedSubset, u32)>,
 }
-
-/// The lexer build reads the clock once per this many states (a read costs about as
-/// much as a small state's successors).
-const DEADLINE_EVERY: usize = 16;
 
 /// Most NFA states the lexer build's successor memo holds (8 bytes each).
 const SUCCESSOR_MEMO_SEEDS: usize = 4 << 20;

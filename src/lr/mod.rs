@@ -475,7 +475,7 @@ impl Lr0 {
         let mut groups: Vec<(Symbol, Vec<Item>)> = Vec::new();
         let mut next = 0;
         while next < lr0.state_count() {
-            deadline.check()?;
+            deadline.check_at(next)?;
             lr0_closure(analysis, lr0.kernel(next), &mut closure, &mut in_closure);
             let mut used = 0;
             for &item in &closure {
@@ -552,7 +552,7 @@ impl Lr0 {
         let mut propagate: Vec<(u32, u32)> = Vec::new();
         let mut closure = LookaheadClosure::new(analysis);
         for state in 0..self.state_count() {
-            deadline.check()?;
+            deadline.check_at(state)?;
             for (k, &item) in self.kernel(state).iter().enumerate() {
                 let from = (self.offsets[state] + k) as u32;
                 if let Some(sym) = analysis.symbol_after_dot(item) {
@@ -597,7 +597,7 @@ impl Lr0 {
         };
         let mut closure = LookaheadClosure::new(analysis);
         for state in 0..self.state_count() {
-            deadline.check()?;
+            deadline.check_at(state)?;
             let kernel = self.kernel(state);
             let mut shifts = Vec::new();
             let mut gotos = Vec::new();
@@ -680,10 +680,8 @@ fn propagate_along(lookaheads: &mut Rows, mut edges: Vec<(u32, u32)>, deadline: 
     queue.iter().for_each(|&i| queued[i as usize] = true);
     let mut popped = 0usize;
     while let Some(from) = queue.pop() {
+        deadline.check_at(popped)?;
         popped += 1;
-        if popped % 4096 == 0 {
-            deadline.check()?;
-        }
         queued[from as usize] = false;
         for &(_, to) in &edges[starts[from as usize]..starts[from as usize + 1]] {
             if lookaheads.union_rows(from as usize, to as usize) && !std::mem::replace(&mut queued[to as usize], true) {
