@@ -22,7 +22,7 @@
 //! counted string is in a state, the class after a byte, the transitions out of far
 //! runs and the completions read off the count); `mod.rs` calls them.
 
-use super::{seeds_hash, Builder, LexState, SharedSubset, Subset};
+use super::{seeds_hash, Builder, Graph, LexState, SharedSubset, Subset};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use hashbrown::HashMap;
@@ -320,22 +320,21 @@ impl<'a> Builder<'a> {
 
     /// Per state, its distinct successors so far (in the table, and out of its far
     /// run), each with whether the transition starts a character of the counted string.
-    fn count_graph(&self) -> Vec<Vec<(usize, bool)>> {
+    fn count_graph(&self) -> Graph<(usize, bool)> {
         let stride = self.representatives.len();
         let mut last_source = vec![usize::MAX; self.subsets.len()];
-        (0..self.subsets.len())
-            .map(|q| {
-                let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
-                let counts = |t: usize| {
-                    self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
-                };
+        Graph::from_edges(self.subsets.len(), |q, edges| {
+            let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
+            let counts = |t: usize| {
+                self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
+            };
+            edges.extend(
                 table
                     .chain(self.left.get(&q).into_iter().flatten().copied())
                     .filter(|&t| std::mem::replace(&mut last_source[t], q) != q)
-                    .map(|t| (t, counts(t)))
-                    .collect()
-            })
-            .collect()
+                    .map(|t| (t, counts(t))),
+            );
+        })
     }
 
     /// Interns `subset` (which holds the counted string) at count `class`, without the
@@ -391,12 +390,12 @@ impl Builder<'_> {
 /// Per state of `graph`, the fewest characters counted on a path from the start
 /// (`u32::MAX` if none reaches it): a breadth-first search where a transition that
 /// counts nothing costs nothing.
-fn fewest_counted(graph: &[Vec<(usize, bool)>]) -> Vec<u32> {
+fn fewest_counted(graph: &Graph<(usize, bool)>) -> Vec<u32> {
     let mut fewest = vec![u32::MAX; graph.len()];
     let mut queue = std::collections::VecDeque::from([LexState::START.index()]);
     fewest[LexState::START.index()] = 0;
     while let Some(q) = queue.pop_front() {
-        for &(t, counts) in &graph[q] {
+        for &(t, counts) in graph.successors(q) {
             let cost = fewest[q] + u32::from(counts);
             if cost < fewest[t] {
                 fewest[t] = cost;
@@ -413,10 +412,10 @@ fn fewest_counted(graph: &[Vec<(usize, bool)>]) -> Vec<u32> {
 
 /// Per state of `graph`, the most characters counted on a path from the start
 /// (`u32::MAX` where a loop leads there): Kahn's order.
-fn most_counted(graph: &[Vec<(usize, bool)>]) -> Vec<u32> {
+fn most_counted(graph: &Graph<(usize, bool)>) -> Vec<u32> {
     let n = graph.len();
     let mut incoming = vec![0u32; n];
-    for &(t, _) in graph.iter().flatten() {
+    for &(t, _) in &graph.targets {
         incoming[t] += 1;
     }
     let mut most = vec![0u32; n];
@@ -424,7 +423,7 @@ fn most_counted(graph: &[Vec<(usize, bool)>]) -> Vec<u32> {
     let mut ready: Vec<usize> = (0..n).filter(|&q| incoming[q] == 0).collect();
     while let Some(q) = ready.pop() {
         done[q] = true;
-        for &(t, counts) in &graph[q] {
+        for &(t, counts) in graph.successors(q) {
             most[t] = most[t].max(most[q].saturating_add(u32::from(counts)));
             incoming[t] -= 1;
             if incoming[t] == 0 {

@@ -949,33 +949,40 @@ impl<'a> Builder<'a> {
     fn live_successors(&self) -> Graph {
         let stride = self.representatives.len();
         let mut last_source = vec![usize::MAX; self.subsets.len()];
-        let mut graph = Graph { starts: Vec::with_capacity(self.subsets.len() + 1), targets: Vec::new() };
-        graph.starts.push(0);
-        for q in 0..self.subsets.len() {
+        Graph::from_edges(self.subsets.len(), |q, targets| {
             for t in self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()) {
                 if t != q && t != LexState::DEAD.index() && std::mem::replace(&mut last_source[t], q) != q {
-                    graph.targets.push(t);
+                    targets.push(t);
                 }
             }
+        })
+    }
+}
+
+/// A directed graph over `0..n` as one array: the edges out of `q` (a target, maybe
+/// with a label) are `targets[starts[q]..starts[q + 1]]`.
+struct Graph<E = usize> {
+    starts: Vec<usize>,
+    targets: Vec<E>,
+}
+
+impl<E> Graph<E> {
+    /// A graph of `n` states whose edges out of each are `edges(q)`, in order.
+    fn from_edges(n: usize, mut edges: impl FnMut(usize, &mut Vec<E>)) -> Graph<E> {
+        let mut graph = Graph { starts: Vec::with_capacity(n + 1), targets: Vec::new() };
+        graph.starts.push(0);
+        for q in 0..n {
+            edges(q, &mut graph.targets);
             graph.starts.push(graph.targets.len());
         }
         graph
     }
-}
 
-/// A directed graph over `0..n` as one array: the successors of `q` are
-/// `targets[starts[q]..starts[q + 1]]`.
-struct Graph {
-    starts: Vec<usize>,
-    targets: Vec<usize>,
-}
-
-impl Graph {
     fn len(&self) -> usize {
         self.starts.len() - 1
     }
 
-    fn successors(&self, q: usize) -> &[usize] {
+    fn successors(&self, q: usize) -> &[E] {
         &self.targets[self.starts[q]..self.starts[q + 1]]
     }
 }

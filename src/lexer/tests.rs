@@ -279,11 +279,7 @@ fn strings_are_not_counted_beside_other_priorities() {
 fn components_come_after_every_component_they_reach() {
     // 0 → 1 ⇄ 2 → 3, 3 ⇄ 4, 4 → 5, 0 → 5; 6 alone with a self-loop.
     let successors: Vec<Vec<usize>> = vec![vec![1, 5], vec![2], vec![1, 3], vec![4], vec![3, 5], vec![], vec![6]];
-    let mut graph = Graph { starts: vec![0], targets: Vec::new() };
-    for targets in &successors {
-        graph.targets.extend(targets);
-        graph.starts.push(graph.targets.len());
-    }
+    let graph = Graph::from_edges(successors.len(), |q, targets| targets.extend(&successors[q]));
     let (members, ends) = strongly_connected_components(&graph);
     let components: Vec<Vec<usize>> =
         ends.iter().scan(0, |start, &end| Some(members[std::mem::replace(start, end)..end].to_vec())).collect();
