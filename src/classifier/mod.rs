@@ -153,8 +153,9 @@ pub struct ClassifierStats {
 pub struct StackClassifier {
     spanner: Arc<TokenSpanner>,
     config: ClassifierConfig,
-    /// Per LR state, the terminals it shifts.
-    shiftable: Box<[TerminalSet]>,
+    /// Per LR state, the terminals it shifts, as a set (filled on first use: the tables
+    /// of a large schema have tens of thousands of states, most never simulated).
+    shiftable: Box<[OnceLock<TerminalSet>]>,
     automata: Box<[OnceLock<RowAutomaton>]>,
     /// By lexer state, as `automata`: the automaton of a derived state's part
     /// ([`TokenSpanner::part`]).
@@ -325,9 +326,7 @@ impl StackClassifier {
     /// A lazy classifier over `spanner` (whose built rows it uses as they are).
     fn with_spanner(spanner: Arc<TokenSpanner>, config: ClassifierConfig) -> StackClassifier {
         let tables = spanner.compiled().tables();
-        let shiftable = (0..tables.state_count())
-            .map(|s| TerminalSet::with_ids(tables.terminal_capacity(), tables.shifts(LrState(s as u32)).iter().map(|&(t, _)| t)))
-            .collect();
+        let shiftable = (0..tables.state_count()).map(|_| OnceLock::new()).collect();
         let states = spanner.compiled().lexer().state_count();
         let (automata, parts) = ((0..states).map(|_| OnceLock::new()).collect(), (0..states).map(|_| OnceLock::new()).collect());
         let words = spanner.vocab().len().div_ceil(32);

@@ -29,6 +29,7 @@ use crate::lr::{LrState, LrTables};
 use hashbrown::HashSet;
 use smallvec::SmallVec;
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 const NO_GOTO: u32 = u32::MAX;
 
@@ -108,8 +109,8 @@ type Known = SmallVec<[LrState; 8]>;
 pub(crate) struct Simulator<'a> {
     pub tables: &'a LrTables,
     pub trie: &'a LexemeTrie,
-    /// Per LR state, the terminals it shifts.
-    pub shiftable: &'a [TerminalSet],
+    /// Per LR state, the terminals it shifts (filled on first use).
+    pub shiftable: &'a [OnceLock<TerminalSet>],
     pub limits: Limits,
 }
 
@@ -222,7 +223,9 @@ impl Simulator<'_> {
 
     fn finish(&self, run: &mut Run, node: u32, known: &Known) {
         let top = *known.last().expect("known stack is never empty");
-        let shiftable = &self.shiftable[top.index()];
+        let shiftable = self.shiftable[top.index()].get_or_init(|| {
+            TerminalSet::with_ids(self.tables.terminal_capacity(), self.tables.shifts(top).iter().map(|&(t, _)| t))
+        });
         for group in self.trie.waiting(node) {
             if self.trie.group_terminals(group).intersects(shiftable) {
                 run.accepted.extend_from_slice(self.trie.group_classes(group));
