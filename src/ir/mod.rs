@@ -161,17 +161,44 @@ impl Grammar {
     }
 
     /// For each nonterminal, whether it derives the empty string.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::Grammar;
+    /// let g = Grammar::from_lark("start: a \"x\" | a a\na: | \"y\"").unwrap();
+    /// let start = g.nonterminals.iter().position(|n| n == "start").unwrap();
+    /// assert!(g.nullable()[start]);
+    /// ```
     pub fn nullable(&self) -> Vec<bool> {
+        // A worklist over the productions waiting on nonterminals not known nullable yet
+        // (sweeping until nothing changes is quadratic on long chains of rules).
         let mut nullable = vec![false; self.nonterminals.len()];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for p in &self.productions {
-                if !nullable[p.lhs.index()]
-                    && p.rhs.iter().all(|s| matches!(s, Symbol::Nonterminal(n) if nullable[n.index()]))
-                {
-                    nullable[p.lhs.index()] = true;
-                    changed = true;
+        let mut waiting = vec![0usize; self.productions.len()];
+        let mut uses: Vec<Vec<usize>> = vec![Vec::new(); self.nonterminals.len()];
+        let mut ready = Vec::new();
+        for (i, p) in self.productions.iter().enumerate() {
+            if p.rhs.iter().any(|s| matches!(s, Symbol::Terminal(_))) {
+                continue;
+            }
+            for s in &p.rhs {
+                if let Symbol::Nonterminal(n) = s {
+                    waiting[i] += 1;
+                    uses[n.index()].push(i);
+                }
+            }
+            if waiting[i] == 0 {
+                ready.push(i);
+            }
+        }
+        while let Some(i) = ready.pop() {
+            let lhs = self.productions[i].lhs.index();
+            if std::mem::replace(&mut nullable[lhs], true) {
+                continue;
+            }
+            for &user in &uses[lhs] {
+                waiting[user] -= 1;
+                if waiting[user] == 0 {
+                    ready.push(user);
                 }
             }
         }

@@ -1,7 +1,8 @@
 //! The reference LALR(1) construction the tests compare [`LrTables`] with: the textbook
 //! method (Aho, Lam, Sethi, Ullman §4.7.5) as first written here, one LR(1) closure per
 //! kernel item with its items in a hash map and a set allocated per item, propagation
-//! swept until nothing changes. Slow on large grammars, and plainly right.
+//! swept until nothing changes (as are the nullable and FIRST sets). Slow on large
+//! grammars, and plainly right.
 
 use super::{count_conflicts, LrConfig, LrState, LrTables, Reduction};
 use crate::error::{Deadline, Error, LimitKind, Result};
@@ -41,7 +42,7 @@ impl<'g> Analysis<'g> {
             productions_of[p.lhs.index()].push(i as u32);
         }
         let capacity = grammar.terminals.len() + 2;
-        let nullable = grammar.nullable();
+        let nullable = nullable(grammar);
         let first = first_sets(grammar, &nullable, capacity);
         Analysis { grammar, rhs, productions_of, nullable, first, capacity }
     }
@@ -125,6 +126,23 @@ impl<'g> Analysis<'g> {
         }
         sets
     }
+}
+
+/// Whether each nonterminal derives the empty string, by sweeping the productions
+/// until nothing changes.
+fn nullable(grammar: &Grammar) -> Vec<bool> {
+    let mut nullable = vec![false; grammar.nonterminals.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for p in &grammar.productions {
+            if !nullable[p.lhs.index()] && p.rhs.iter().all(|s| matches!(s, Symbol::Nonterminal(n) if nullable[n.index()])) {
+                nullable[p.lhs.index()] = true;
+                changed = true;
+            }
+        }
+    }
+    nullable
 }
 
 fn first_sets(grammar: &Grammar, nullable: &[bool], capacity: usize) -> Vec<TerminalSet> {
