@@ -3,7 +3,8 @@
 //! trie-walk mask at a few positions of the document, the eager build, writing and
 //! loading the classifier artifact, the batch API on one and on two threads, and commit;
 //! and the spanner rows of the states along a JSON object's key names, with and without
-//! kept subtree walks.
+//! kept subtree walks; and the stages of a large schema's compile (LR tables, lexer,
+//! the lexer's state equivalence), which make its time to first mask.
 //!
 //! Run with `cargo bench --bench mask`. The percentile harness over whole corpora is
 //! `stackmask bench` (see `docs/benchmarks.md`).
@@ -11,6 +12,8 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use stackmask::classifier::{ArtifactConfig, StackClassifier};
 use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+use stackmask::lexer::{Lexer, LexerConfig};
+use stackmask::lr::{LrConfig, LrTables};
 use stackmask::matcher::{compute_masks_parallel, Recognizer};
 use stackmask::spanner::{SpannerConfig, TokenSpanner};
 use stackmask::tokenizer::Tokenizer;
@@ -127,6 +130,39 @@ fn bench_compile(c: &mut Criterion) {
     });
 }
 
+/// A schema of 40 object definitions referring to one another, each with ten typed
+/// properties (a hostname, dates, bounded strings and numbers, enums, arrays): large LR
+/// tables and a lexer with a counted product, as MaskBench's slowest schemas to compile.
+fn large_schema() -> String {
+    let property = |d: usize, p: usize| match p % 5 {
+        0 => format!(r#""host{p}": {{"type": "string", "format": "hostname"}}"#),
+        1 => format!(r#""when{p}": {{"type": "string", "format": "date-time"}}"#),
+        2 => format!(r#""name{p}": {{"type": "string", "minLength": 2, "maxLength": 40}}"#),
+        3 => format!(r#""kind{p}": {{"enum": ["alpha{d}", "beta{d}", "gamma"]}}"#),
+        _ => format!(r##""next{p}": {{"type": "array", "items": {{"$ref": "#/$defs/d{}"}}}}"##, (d + 1) % 40),
+    };
+    let definitions: Vec<String> = (0..40)
+        .map(|d| {
+            let properties: Vec<String> = (0..10).map(|p| property(d, p)).collect();
+            format!(r#""d{d}": {{"type": "object", "properties": {{{}}}, "required": ["host0"]}}"#, properties.join(", "))
+        })
+        .collect();
+    format!(r##"{{"$defs": {{{}}}, "$ref": "#/$defs/d0"}}"##, definitions.join(", "))
+}
+
+fn bench_schema_compile(c: &mut Criterion) {
+    let grammar = compile_json_schema(&large_schema(), &JsonSchemaOptions::default()).expect("schema compiles").grammar;
+    let lexer = Lexer::new(&grammar, &LexerConfig::default()).expect("lexer");
+    let mut group = c.benchmark_group("large_schema_compile");
+    group.sample_size(10);
+    group.bench_function("lr_tables", |b| b.iter(|| LrTables::new(&grammar, &LrConfig::default()).unwrap().state_count()));
+    group.bench_function("lexer", |b| b.iter(|| Lexer::new(&grammar, &LexerConfig::default()).unwrap().state_count()));
+    group.bench_function("lexer_equivalence", |b| {
+        b.iter(|| lexer.equivalent_within(128, 8 * lexer.state_count()).map(|rows| rows.len()))
+    });
+    group.finish();
+}
+
 /// The rows of the states along a key name, inside an object whose other keys and values
 /// are strings, from a fresh spanner: merging the first-level subtree walks that the rows
 /// repeat from the "any other string" state, or walking every row whole.
@@ -159,5 +195,5 @@ fn bench_key_rows(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_key_rows, bench_compile, bench_commit, bench_classifier, bench_artifact, bench_batch, bench_mask);
+criterion_group!(benches, bench_schema_compile, bench_key_rows, bench_compile, bench_commit, bench_classifier, bench_artifact, bench_batch, bench_mask);
 criterion_main!(benches);
