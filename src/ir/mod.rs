@@ -170,39 +170,7 @@ impl Grammar {
     /// assert!(g.nullable()[start]);
     /// ```
     pub fn nullable(&self) -> Vec<bool> {
-        // A worklist over the productions waiting on nonterminals not known nullable yet
-        // (sweeping until nothing changes is quadratic on long chains of rules).
-        let mut nullable = vec![false; self.nonterminals.len()];
-        let mut waiting = vec![0usize; self.productions.len()];
-        let mut uses: Vec<Vec<usize>> = vec![Vec::new(); self.nonterminals.len()];
-        let mut ready = Vec::new();
-        for (i, p) in self.productions.iter().enumerate() {
-            if p.rhs.iter().any(|s| matches!(s, Symbol::Terminal(_))) {
-                continue;
-            }
-            for s in &p.rhs {
-                if let Symbol::Nonterminal(n) = s {
-                    waiting[i] += 1;
-                    uses[n.index()].push(i);
-                }
-            }
-            if waiting[i] == 0 {
-                ready.push(i);
-            }
-        }
-        while let Some(i) = ready.pop() {
-            let lhs = self.productions[i].lhs.index();
-            if std::mem::replace(&mut nullable[lhs], true) {
-                continue;
-            }
-            for &user in &uses[lhs] {
-                waiting[user] -= 1;
-                if waiting[user] == 0 {
-                    ready.push(user);
-                }
-            }
-        }
-        nullable
+        derivable(self.nonterminals.len(), &self.productions, |p| p.rhs.iter().all(|s| matches!(s, Symbol::Nonterminal(_))))
     }
 
     /// Format a production as `lhs: A b C`.
@@ -400,21 +368,26 @@ impl GrammarBuilder {
 }
 
 fn productive_nonterminals(nonterminals: &[String], productions: &[Production], terminals: &[Terminal]) -> Vec<bool> {
-    // Worklist over the productions still waiting on unproductive nonterminals: each
-    // production is visited once per nonterminal of its right-hand side (linear, where
-    // sweeping until nothing changes is quadratic on long chains of rules).
-    let mut productive = vec![false; nonterminals.len()];
-    let mut waiting = vec![0usize; productions.len()];
-    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); nonterminals.len()];
-    let mut ready = Vec::new();
-    for (i, p) in productions.iter().enumerate() {
-        let lexable = p.rhs.iter().all(|s| match s {
+    let lexable = |p: &Production| {
+        p.rhs.iter().all(|s| match s {
             Symbol::Terminal(t) => terminals[t.index()].pattern != TerminalPattern::Declared,
             Symbol::Nonterminal(_) => true,
-        });
-        if !lexable {
-            continue;
-        }
+        })
+    };
+    derivable(nonterminals.len(), productions, lexable)
+}
+
+/// The nonterminals with a production that `admits` and all of whose nonterminals are
+/// such nonterminals too (productive: its terminals are lexable; nullable: it has none).
+/// A worklist over the productions still waiting on some of their nonterminals: each is
+/// visited once per nonterminal of its right-hand side (linear, where sweeping until
+/// nothing changes is quadratic on long chains of rules).
+fn derivable(count: usize, productions: &[Production], admits: impl Fn(&Production) -> bool) -> Vec<bool> {
+    let mut derived = vec![false; count];
+    let mut waiting = vec![0usize; productions.len()];
+    let mut uses: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut ready = Vec::new();
+    for (i, p) in productions.iter().enumerate().filter(|(_, p)| admits(p)) {
         for s in &p.rhs {
             if let Symbol::Nonterminal(n) = s {
                 waiting[i] += 1;
@@ -427,7 +400,7 @@ fn productive_nonterminals(nonterminals: &[String], productions: &[Production], 
     }
     while let Some(i) = ready.pop() {
         let lhs = productions[i].lhs.index();
-        if std::mem::replace(&mut productive[lhs], true) {
+        if std::mem::replace(&mut derived[lhs], true) {
             continue;
         }
         for &user in &uses[lhs] {
@@ -437,7 +410,7 @@ fn productive_nonterminals(nonterminals: &[String], productions: &[Production], 
             }
         }
     }
-    productive
+    derived
 }
 
 fn reachable_nonterminals(count: usize, productions: &[Production], start: NonterminalId) -> Vec<bool> {
