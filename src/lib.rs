@@ -42,6 +42,7 @@
 
 pub mod classifier;
 pub mod error;
+mod fold_hash;
 pub mod frontend;
 pub mod glr;
 pub mod ir;

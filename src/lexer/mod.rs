@@ -53,6 +53,7 @@ mod equivalence;
 pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 
 use crate::error::{Deadline, Error, LimitKind, Result};
+use crate::fold_hash::fold_hash;
 use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::{HashMap, HashTable};
@@ -1075,16 +1076,11 @@ struct SuccessorKey {
 }
 
 /// A hash of a set of NFA states and a place in the counted string, for the build's
-/// tables (which keep it beside each entry): one multiply per state, as the successor
-/// memo hashes every byte run of every state (tens per state) and the default hasher's
-/// per-field rounds were a tenth of the build.
+/// tables (which keep it beside each entry; the successor memo hashes every byte run of
+/// every state).
 fn seeds_hash(from: (Part, u32), seeds: &[(u32, StateID)]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let start = (from.0 as u64) << 32 | u64::from(from.1);
-    let h = seeds.iter().fold(start.wrapping_mul(K), |h, &(p, s)| {
-        (h.rotate_left(26) ^ (u64::from(p) << 32 | s.as_u64())).wrapping_mul(K)
-    });
-    (h ^ h >> 29).wrapping_mul(K)
+    let place = (from.0 as u64) << 32 | u64::from(from.1);
+    fold_hash(place, seeds.iter().map(|&(p, s)| u64::from(p) << 32 | s.as_u64()))
 }
 
 /// Where a memoized run of seeds led: the state, and the transition out of a far run

@@ -28,6 +28,7 @@
 //! ```
 
 use crate::error::{Deadline, Error, LimitKind, Result};
+use crate::fold_hash::fold_hash;
 use crate::ir::{Grammar, NonterminalId, ProductionId, Symbol, TerminalId, TerminalSet};
 use hashbrown::HashTable;
 use std::time::Duration;
@@ -638,9 +639,7 @@ impl Lr0 {
 
 /// A hash of a kernel, one multiply per item.
 fn kernel_hash(kernel: &[Item]) -> u64 {
-    const K: u64 = 0x9E37_79B9_7F4A_7C15;
-    let h = kernel.iter().fold(K, |h, &(p, dot)| (h.rotate_left(26) ^ (u64::from(p) << 32 | u64::from(dot))).wrapping_mul(K));
-    (h ^ h >> 29).wrapping_mul(K)
+    fold_hash(1, kernel.iter().map(|&(p, dot)| u64::from(p) << 32 | u64::from(dot)))
 }
 
 /// LR(0) closure of `kernel` into `closure`, kernel first; `in_closure` (per
