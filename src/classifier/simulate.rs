@@ -26,8 +26,7 @@
 use super::lexeme_trie::{LexemeTrie, ROOT};
 use crate::ir::{NonterminalId, TerminalSet};
 use crate::lr::{LrState, LrTables};
-use hashbrown::HashSet;
-use smallvec::SmallVec;
+use hashbrown::{HashMap, HashSet};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
@@ -103,8 +102,6 @@ pub(crate) struct Step {
     pub accepted: Vec<u32>,
 }
 
-type Known = SmallVec<[LrState; 8]>;
-
 /// Runs configurations over one lexer state's trie.
 pub(crate) struct Simulator<'a> {
     pub tables: &'a LrTables,
@@ -114,11 +111,61 @@ pub(crate) struct Simulator<'a> {
     pub limits: Limits,
 }
 
+/// A known stack part, as an id in [`Stacks`].
+type Known = u32;
+
+/// The known stack parts of one read, interned: a part is its top state over the part
+/// below it, so pushing, popping and comparing parts take one lookup each, and a
+/// configuration is three words that hash without touching its stack.
+#[derive(Default)]
+struct Stacks {
+    /// By id: the part below (or [`Stacks::BOTTOM`]), the top state and the length.
+    parts: Vec<(Known, LrState, u32)>,
+    ids: HashMap<(Known, LrState), Known>,
+}
+
+impl Stacks {
+    /// Below the lowest known state.
+    const BOTTOM: Known = u32::MAX;
+
+    fn clear(&mut self) {
+        self.parts.clear();
+        self.ids.clear();
+    }
+
+    /// The part `below` with `state` pushed.
+    fn push(&mut self, below: Known, state: LrState) -> Known {
+        let len = if below == Stacks::BOTTOM { 1 } else { self.parts[below as usize].2 + 1 };
+        let next = self.parts.len() as Known;
+        *self.ids.entry((below, state)).or_insert_with(|| {
+            self.parts.push((below, state, len));
+            next
+        })
+    }
+
+    fn top(&self, known: Known) -> LrState {
+        self.parts[known as usize].1
+    }
+
+    fn len(&self, known: Known) -> usize {
+        self.parts[known as usize].2 as usize
+    }
+
+    /// `known` with its top `n` states popped (`n` less than its length).
+    fn pop(&self, mut known: Known, n: usize) -> Known {
+        for _ in 0..n {
+            known = self.parts[known as usize].0;
+        }
+        known
+    }
+}
+
 /// The work lists of [`Simulator::read`], one per thread and kept between reads, so
 /// that a warm transition build does not allocate them again (per thread rather than
 /// per automaton: what they hold is dead once a read returns).
 #[derive(Default)]
 struct Scratch {
+    stacks: Stacks,
     live: Vec<(u32, Phase, Known)>,
     seen: HashSet<(u32, Phase, Known)>,
 }
@@ -128,11 +175,13 @@ impl Scratch {
     const KEEP: usize = 1 << 16;
 
     fn reset(&mut self) {
-        if self.seen.capacity() > Scratch::KEEP || self.live.capacity() > Scratch::KEEP {
+        let sizes = [self.seen.capacity(), self.live.capacity(), self.stacks.parts.capacity(), self.stacks.ids.capacity()];
+        if sizes.iter().any(|&n| n > Scratch::KEEP) {
             *self = Scratch::default();
         } else {
             self.live.clear();
             self.seen.clear();
+            self.stacks.clear();
         }
     }
 }
@@ -161,9 +210,12 @@ impl Simulator<'_> {
             if b.pops > 0 {
                 run.next.push(Blocked { pops: b.pops - 1, ..b });
             } else if b.goto == NO_GOTO {
-                run.push(b.node, b.phase, SmallVec::from_slice(&[state]));
+                let known = run.scratch.stacks.push(Stacks::BOTTOM, state);
+                run.push(b.node, b.phase, known);
             } else if let Some(g) = self.tables.goto(state, NonterminalId(b.goto)) {
-                run.push(b.node, b.phase, SmallVec::from_slice(&[state, g]));
+                let below = run.scratch.stacks.push(Stacks::BOTTOM, state);
+                let known = run.scratch.stacks.push(below, g);
+                run.push(b.node, b.phase, known);
             }
         }
         while let Some((node, phase, known)) = run.scratch.live.pop() {
@@ -171,13 +223,13 @@ impl Simulator<'_> {
             if run.work > self.limits.max_work {
                 return Err(Overflow::Work);
             }
-            if known.len() > self.limits.max_known {
+            if run.scratch.stacks.len(known) > self.limits.max_known {
                 return Err(Overflow::KnownStack);
             }
             match phase {
                 Phase::Arrive => self.arrive(&mut run, node, known),
-                Phase::Consume(edge) => self.consume(&mut run, node, edge, &known),
-                Phase::Final => self.finish(&mut run, node, &known),
+                Phase::Consume(edge) => self.consume(&mut run, node, edge, known),
+                Phase::Final => self.finish(&mut run, node, known),
             }
         }
         run.next.sort_unstable();
@@ -196,33 +248,32 @@ impl Simulator<'_> {
         let edges = self.trie.edges(node);
         for (i, edge) in edges.iter().enumerate() {
             if self.trie.lexeme(edge).skippable {
-                run.push(edge.child, Phase::Arrive, known.clone());
+                run.push(edge.child, Phase::Arrive, known);
             }
-            self.consume(run, node, i as u32, &known);
+            self.consume(run, node, i as u32, known);
         }
         run.work += edges.len();
         if !self.trie.waiting(node).is_empty() {
             run.work += 1;
-            self.finish(run, node, &known);
+            self.finish(run, node, known);
         }
     }
 
-    fn consume(&self, run: &mut Run, node: u32, index: u32, known: &Known) {
+    fn consume(&self, run: &mut Run, node: u32, index: u32, known: Known) {
         let edge = &self.trie.edges(node)[index as usize];
         let lexeme = self.trie.lexeme(edge);
-        let top = *known.last().expect("known stack is never empty");
+        let top = run.scratch.stacks.top(known);
         for &t in &lexeme.terminals {
             if let Some(next) = self.tables.shift(top, t) {
-                let mut pushed = known.clone();
-                pushed.push(next);
+                let pushed = run.scratch.stacks.push(known, next);
                 run.push(edge.child, Phase::Arrive, pushed);
             }
         }
         self.reduce(run, node, Phase::Consume(index), known, &lexeme.lookahead);
     }
 
-    fn finish(&self, run: &mut Run, node: u32, known: &Known) {
-        let top = *known.last().expect("known stack is never empty");
+    fn finish(&self, run: &mut Run, node: u32, known: Known) {
+        let top = run.scratch.stacks.top(known);
         let shiftable = self.shiftable[top.index()].get_or_init(|| {
             TerminalSet::with_ids(self.tables.terminal_capacity(), self.tables.shifts(top).iter().map(|&(t, _)| t))
         });
@@ -236,23 +287,22 @@ impl Simulator<'_> {
     }
 
     /// Apply every reduction of the top state whose lookahead meets `lookahead`.
-    fn reduce(&self, run: &mut Run, node: u32, phase: Phase, known: &Known, lookahead: &TerminalSet) {
-        let top = *known.last().expect("known stack is never empty");
+    fn reduce(&self, run: &mut Run, node: u32, phase: Phase, known: Known, lookahead: &TerminalSet) {
+        let (top, known_len) = (run.scratch.stacks.top(known), run.scratch.stacks.len(known));
         for r in self.tables.reductions(top) {
             if !r.lookahead.intersects(lookahead) {
                 continue;
             }
             let len = self.tables.production_len(r.production);
             let lhs = self.tables.production_lhs(r.production);
-            if len < known.len() {
-                let base = known[known.len() - 1 - len];
-                if let Some(g) = self.tables.goto(base, lhs) {
-                    let mut reduced: Known = known[..known.len() - len].into();
-                    reduced.push(g);
+            if len < known_len {
+                let base = run.scratch.stacks.pop(known, len);
+                if let Some(g) = self.tables.goto(run.scratch.stacks.top(base), lhs) {
+                    let reduced = run.scratch.stacks.push(base, g);
                     run.push(node, phase, reduced);
                 }
             } else {
-                run.next.push(Blocked { node, phase, pops: (len - known.len()) as u32, goto: lhs.0 });
+                run.next.push(Blocked { node, phase, pops: (len - known_len) as u32, goto: lhs.0 });
             }
         }
     }
@@ -260,7 +310,7 @@ impl Simulator<'_> {
 
 impl Run<'_> {
     fn push(&mut self, node: u32, phase: Phase, known: Known) {
-        if self.scratch.seen.insert((node, phase, known.clone())) {
+        if self.scratch.seen.insert((node, phase, known)) {
             self.scratch.live.push((node, phase, known));
         }
     }
