@@ -423,6 +423,49 @@ impl StackClassifier {
         Ok(())
     }
 
+    /// Build now the automaton edges that serving `tokens` would build inside its masks:
+    /// the text is teacher-forced through a matcher on `classifier` (a mask before every
+    /// token and after the last, as a served sequence computes them), so that saving the
+    /// artifact afterwards keeps those edges. [`StackClassifier::build_eager`] covers every
+    /// stack up to [`ClassifierConfig::eager_depth`] reads; deeper stacks, which real
+    /// texts reach, otherwise have their edges built inside the first mask that reads
+    /// them. Warming on texts like those a server will see takes most of those builds off
+    /// the serving path. It changes no mask: it only builds earlier what a mask would.
+    ///
+    /// Returns the number of tokens committed: all of them, or those before the first
+    /// one the grammar rejects (warming stops there; what it built so far is kept).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, classifier::StackClassifier, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(
+    ///     ["(", ")", "x", "x)", "))"].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// let c = Arc::new(StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab));
+    /// c.build_eager().unwrap();
+    /// let eager = c.stats().edges;
+    /// // "(((x)))": the stacks three parentheses deep are past the eager depth of 1.
+    /// assert_eq!(StackClassifier::warm(&c, &[0, 0, 0, 3, 4]).unwrap(), 5);
+    /// assert!(c.stats().edges > eager);
+    /// // A rejected token stops warming: "x" then "(".
+    /// assert_eq!(StackClassifier::warm(&c, &[2, 0]).unwrap(), 1);
+    /// ```
+    pub fn warm(classifier: &Arc<StackClassifier>, tokens: &[u32]) -> Result<usize> {
+        let mut matcher = crate::Matcher::with_classifier(Arc::clone(classifier));
+        let mut mask = vec![0u32; matcher.mask_words()];
+        for (committed, &token) in tokens.iter().enumerate() {
+            matcher.compute_mask(&mut mask)?;
+            match matcher.commit(token) {
+                Ok(()) => {}
+                Err(crate::Error::Rejected { .. }) => return Ok(committed),
+                Err(e) => return Err(e),
+            }
+        }
+        matcher.compute_mask(&mut mask)?;
+        Ok(tokens.len())
+    }
+
     /// Sizes of what has been built so far.
     pub fn stats(&self) -> ClassifierStats {
         let lexer_states = self.automata.iter().filter(|a| a.get().is_some()).count();

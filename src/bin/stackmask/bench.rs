@@ -52,6 +52,8 @@ pub struct Args {
     pub out: Option<PathBuf>,
     /// Where eager mode writes its classifier artifact.
     pub artifact: Option<PathBuf>,
+    /// Texts eager mode teacher-forces, untimed, after the build (`--warm`).
+    pub warm: Vec<PathBuf>,
     pub peer: Option<PeerArgs>,
 }
 
@@ -92,6 +94,10 @@ impl Input {
 /// reported, not judged), 2 on usage errors.
 pub fn run(args: Args) -> Result<ExitCode, Error> {
     let paths = records::expand(&args.texts, |_| true)?;
+    if !args.warm.is_empty() && args.mode == Mode::Lazy {
+        eprintln!("error: --warm builds on an eager classifier: use --mode eager or both");
+        return Ok(ExitCode::from(2));
+    }
     if paths.is_empty() {
         eprintln!("error: no text files given");
         return Ok(ExitCode::from(2));
@@ -207,6 +213,9 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
         classifier.build_eager()?;
     }
     let build_s = started.elapsed().as_secs_f64();
+    if mode == Mode::Eager && !args.warm.is_empty() {
+        warm(&classifier, args, inputs)?;
+    }
     let built = classifier.stats();
     let classifier = match mode {
         // The built classifier is dropped as the loaded one replaces it.
@@ -236,6 +245,39 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
         records::write(&path, &records)?;
     }
     Ok(Some(summary))
+}
+
+/// Teacher-force the `--warm` texts through the eager classifier (untimed, before the
+/// artifact is written), and say loudly when some of them are also measured texts.
+fn warm(classifier: &Arc<StackClassifier>, args: &Args, measured: &[Input]) -> Result<(), Error> {
+    let paths = records::expand(&args.warm, |_| true)?;
+    let started = Instant::now();
+    let before = classifier.stats().edges;
+    let (mut tokens, mut stopped) = (0, 0);
+    for path in &paths {
+        let Ok((_, text_tokens)) = Input::load(&args.tokenizer, path)?.content else {
+            stopped += 1;
+            continue;
+        };
+        let committed = StackClassifier::warm(classifier, &text_tokens)?;
+        tokens += committed;
+        stopped += usize::from(committed < text_tokens.len());
+    }
+    out!(
+        "warmed on {} texts ({} tokens, {} stopped early or unreadable): {} edges built in {:.1} ms",
+        paths.len(),
+        tokens,
+        stopped,
+        classifier.stats().edges - before,
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let warmed: std::collections::HashSet<PathBuf> = paths.iter().map(|p| canonical(p)).collect();
+    let both = measured.iter().filter(|input| warmed.contains(&canonical(&input.path))).count();
+    if both > 0 {
+        out!("WARNING: {both} measured texts were also warm-up texts: their masks are not held-out figures");
+    }
+    Ok(())
 }
 
 /// GSS size per step: nodes on the current level at each mask, nodes added per token.

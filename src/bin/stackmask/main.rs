@@ -117,6 +117,11 @@ enum Command {
         /// one in memory, loads it back and runs the texts on the loaded classifier).
         #[arg(long)]
         artifact: Option<PathBuf>,
+        /// Eager mode: after the build, teacher-force these texts (files, or folders of
+        /// them) untimed, so that the edges their stacks need beyond the eager depth are
+        /// built and kept in the artifact; the measured texts should be others.
+        #[arg(long, num_args = 1..)]
+        warm: Vec<PathBuf>,
         #[command(flatten)]
         peer: PeerOptions,
         /// The peer's grammar file, when it needs an adjusted copy (default: GRAMMAR).
@@ -268,7 +273,20 @@ fn main() -> ExitCode {
         Command::Trace { grammar, text, tokenizer, verify, summary, mask } => {
             trace(grammar.as_deref(), text.as_deref(), tokenizer.as_deref(), verify, summary, mask)
         }
-        Command::Bench { grammar, texts, tokenizer, mode, verify, eager_depth, max_known_stack, out, artifact, peer, peer_grammar } => {
+        Command::Bench {
+            grammar,
+            texts,
+            tokenizer,
+            mode,
+            verify,
+            eager_depth,
+            max_known_stack,
+            out,
+            artifact,
+            warm,
+            peer,
+            peer_grammar,
+        } => {
             let config = ClassifierConfig { eager_depth, max_known_stack, ..ClassifierConfig::default() };
             let peer = peer.peer.map(|peer::Peer::Llguidance| bench::PeerArgs {
                 grammar: peer_grammar.unwrap_or_else(|| grammar.clone()),
@@ -286,6 +304,7 @@ fn main() -> ExitCode {
                     verify,
                     out,
                     artifact,
+                    warm,
                     peer,
                 };
                 bench::run(args)
