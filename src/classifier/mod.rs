@@ -206,14 +206,20 @@ enum Output {
 impl Output {
     fn new(classes: &[u32], automaton: &RowAutomaton, words: usize) -> Output {
         let (large, small): (Vec<u32>, Vec<u32>) = classes.iter().partition(|&&c| automaton.large.contains_key(&c));
-        let mut tokens: Vec<u32> =
-            small.iter().flat_map(|&c| automaton.row.tokens(c as usize).iter().copied()).collect();
-        if large.len() * words + tokens.len() > 2 * words {
+        let small_tokens = || small.iter().map(|&c| automaton.row.tokens(c as usize));
+        let count: usize = small_tokens().map(<[u32]>::len).sum();
+        if large.len() * words + count > 2 * words {
+            // Written straight from the classes: no list of their ids made first.
             let mut dense = vec![0u32; words];
-            Output::Sparse { large: large.into(), tokens: tokens.into() }.write(automaton, &mut dense);
+            large.iter().for_each(|c| or_into(&mut dense, &automaton.large[c]));
+            small_tokens().for_each(|tokens| crate::matcher::set_bits(&mut dense, tokens));
             return Output::Dense(dense.into());
         }
-        tokens.sort_unstable();
+        let mut tokens = Vec::with_capacity(count);
+        small_tokens().for_each(|ids| tokens.extend_from_slice(ids));
+        if small.len() > 1 {
+            tokens.sort_unstable();
+        }
         Output::Sparse { large: large.into(), tokens: tokens.into() }
     }
 
