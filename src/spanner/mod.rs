@@ -165,6 +165,22 @@ impl SpannerRow {
         &self.tokens[range.start as usize..range.end as usize]
     }
 
+    /// This row with `closed` put before every class's lexemes: the row of a state that
+    /// closes `closed` (nothing, when `None`: an ignored lexeme) on every byte, from the
+    /// row of the start state that each byte then restarts the lexer in (see
+    /// [`closes_on_every_byte`]). The classes stay distinct and in order.
+    fn after(&self, closed: Option<Lexeme>) -> SpannerRow {
+        let Some(closed) = closed else { return self.clone() };
+        // Classes closing the same lexemes share their sequence; so do their successors.
+        let mut prefixed: HashMap<*const [Lexeme], Arc<[Lexeme]>> = HashMap::new();
+        let mut prefix = |lexemes: &Arc<[Lexeme]>| {
+            let key = Arc::as_ptr(lexemes);
+            Arc::clone(prefixed.entry(key).or_insert_with(|| std::iter::once(closed.clone()).chain(lexemes.iter().cloned()).collect()))
+        };
+        let classes = self.classes.iter().map(|class| TokenClass { lexemes: prefix(&class.lexemes), ..class.clone() }).collect();
+        SpannerRow { classes, tokens: self.tokens.clone() }
+    }
+
     /// The list every class's token ids are a range of.
     pub(crate) fn all_tokens(&self) -> &Words {
         &self.tokens
@@ -282,6 +298,9 @@ impl TokenSpanner {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
+            if let Some(closed) = closes_on_every_byte(lexer, q) {
+                return Arc::new(self.row(lexer.start()).after(closed));
+            }
             Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), true, Some(&self.plain_steps)))
         }))
     }
@@ -476,6 +495,16 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
     }
     let restart = lexer.next(lexer.start(), byte);
     (!restart.is_dead()).then_some((true, restart))
+}
+
+/// What every byte does from lexer state `q`, when it does one thing: close the lexeme
+/// `q` accepts (`Some(None)` when it is ignored) and restart the lexer from the start
+/// state ([`step_outcome`]). This is a state after a punctuation mark or a keyword no
+/// terminal continues (`{`, `,`, `:`), and its row is the start state's with that lexeme
+/// first: every token's first byte closes it and then goes where it goes from the start.
+fn closes_on_every_byte(lexer: &Lexer, q: LexState) -> Option<Option<Lexeme>> {
+    let closes = !lexer.is_start(q) && !lexer.accepts(q).is_empty() && (0..=u8::MAX).all(|byte| lexer.next(q, byte).is_dead());
+    closes.then(|| Lexeme::closed_in(lexer, q))
 }
 
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the

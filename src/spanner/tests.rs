@@ -382,3 +382,42 @@ fn derivations_chain_through_derived_references() {
     let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
     assert!(derived.iter().any(|d| d.links() >= 2), "some derivation goes through another ({derived:?})");
 }
+
+#[test]
+fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
+    // After "[", "," or a comment (ignored) every byte closes the lexeme and restarts the
+    // lexer; those rows are the start state's with the lexeme first. After "1" a digit
+    // continues the number, so its row is walked. (Any sequence of items parses: rows
+    // are the lexer's business, and feeding checks the parser too.)
+    let g = bnf_with(
+        "s: item | item s
+         item: NUM | [ | ] | ,",
+        &[("NUM", "[0-9]+", false), ("WS", " +", true), ("COMMENT", "#[a-z]*;", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 8] = [b"[", b"]", b",", b" ", b"1", b"#", b"a", b";"];
+    let tokens = tokens_over(&alphabet, &[b"x", b"#ab;[", b"1,2"]);
+    let prefixes: [&[u8]; 7] = [b"", b"[", b"[1,", b"[#a;", b"[[1] ,", b"[1", b"[ "];
+    assert_rows_equal_feeding(&compiled, &tokens, &prefixes);
+
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
+    let lexer = compiled.lexer();
+    let mut closing = Vec::new();
+    for prefix in prefixes {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        let q = spanner.row_state(r.lex_state());
+        let closed = closes_on_every_byte(lexer, q);
+        closing.push((prefix, closed.as_ref().map(Option::is_some)));
+        let walked = build_row(lexer, &vocab, q, &spanner.subtrees, |_| Some(1), true, Some(&spanner.plain_steps));
+        let key = |row: &SpannerRow| -> Vec<_> {
+            row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
+        };
+        assert_eq!(key(&spanner.row(q)), key(&walked), "{prefix:?}");
+    }
+    // Closing with a lexeme ("[", ","), with an ignored one (a comment), or not at all.
+    let expected: [(&[u8], Option<bool>); 7] =
+        [(b"", None), (b"[", Some(true)), (b"[1,", Some(true)), (b"[#a;", Some(false)), (b"[[1] ,", Some(true)), (b"[1", None), (b"[ ", None)];
+    assert_eq!(closing, expected);
+}
