@@ -393,7 +393,8 @@ impl StackClassifier {
         let heads = possible_heads(tables);
         (0..self.automata.len()).into_par_iter().try_for_each(|q| {
             let q = LexState::from_index(q);
-            if q.is_dead() || self.spanner.row_state(q) != q {
+            // The matcher reads a closing state's masks off the start state's automaton.
+            if q.is_dead() || self.spanner.row_state(q) != q || self.spanner.closes_on_every_byte(q) {
                 return Ok(());
             }
             deadline.check()?;

@@ -300,11 +300,36 @@ impl Matcher {
         };
         self.fill_mask(mask, |m, mask| {
             classifier.spanner().check_count_horizon()?;
-            if classifier.mask_into(m.recognizer.parser(), m.recognizer.lex_state(), mask) {
+            if m.mask_by_classifier(&classifier, mask)? {
                 return Ok(());
             }
             m.set_class_bits(classifier.spanner(), mask)
         })
+    }
+
+    /// The classifier's mask of the non-empty tokens; `false`, with `mask` untouched, when
+    /// it needs an edge it cannot build within its bounds.
+    ///
+    /// A pending lexeme that every byte closes (after `{` in JSON: see
+    /// [`TokenSpanner::closes_on_every_byte`](crate::spanner::TokenSpanner::closes_on_every_byte))
+    /// is handed to the parser first, and the
+    /// start state's automaton reads the GSS that results: every token closes that lexeme
+    /// and goes on from the start state. Such states then need no automaton of their own,
+    /// and the start state's edges serve them all. The parser is restored after.
+    fn mask_by_classifier(&mut self, classifier: &StackClassifier, mask: &mut [u32]) -> Result<bool> {
+        let q = self.recognizer.lex_state();
+        if !classifier.spanner().closes_on_every_byte(q) {
+            return Ok(classifier.mask_into(self.recognizer.parser(), q, mask));
+        }
+        let before = self.recognizer.checkpoint();
+        let written = match self.recognizer.close_pending() {
+            Ok(true) => Ok(classifier.mask_into(self.recognizer.parser(), self.recognizer.lex_state(), mask)),
+            // No parse takes the lexeme, so no token is viable.
+            Ok(false) => Ok(true),
+            Err(e) => Err(e),
+        };
+        self.recognizer.restore(&before);
+        written
     }
 
     /// [`Matcher::compute_mask`] by walking the token trie from the current state, feeding

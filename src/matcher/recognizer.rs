@@ -185,6 +185,17 @@ impl Recognizer {
         pending_is_viable(&self.compiled.lexer, self.lex.state(), expected)
     }
 
+    /// Hand the pending lexeme to the parser as the next byte would, and leave the lexer
+    /// at the start; returns whether some parse survives (if not, the parser is as it
+    /// was). Only for a state every byte closes in: the caller restores a checkpoint.
+    pub(crate) fn close_pending(&mut self) -> Result<bool> {
+        let closed = self.close_lexeme()?;
+        if closed {
+            self.lex = self.compiled.lexer.start_pos();
+        }
+        Ok(closed)
+    }
+
     /// Hand a lexeme (as the token spanner describes it) to the parser; returns whether
     /// some parse survives. Only the parser moves: the caller restores a checkpoint.
     pub(crate) fn consume_lexeme(&mut self, lexeme: &crate::spanner::Lexeme) -> Result<bool> {

@@ -168,7 +168,7 @@ impl SpannerRow {
     /// This row with `closed` put before every class's lexemes: the row of a state that
     /// closes `closed` (nothing, when `None`: an ignored lexeme) on every byte, from the
     /// row of the start state that each byte then restarts the lexer in (see
-    /// [`closes_on_every_byte`]). The classes stay distinct and in order.
+    /// [`TokenSpanner::closes_on_every_byte`]). The classes stay distinct and in order.
     fn after(&self, closed: Option<Lexeme>) -> SpannerRow {
         let Some(closed) = closed else { return self.clone() };
         // Classes closing the same lexemes share their sequence; so do their successors.
@@ -213,6 +213,8 @@ pub struct TokenSpanner {
     parts: Box<[OnceLock<Arc<SpannerRow>>]>,
     first_bytes: derive::FirstBytes,
     plain_steps: PlainSteps,
+    /// By lexer state, once asked: whether every byte closes its lexeme.
+    closing: Box<[OnceLock<bool>]>,
     /// Row states planned whole, in the order they were planned.
     wholes: Mutex<Vec<LexState>>,
     subtrees: SubtreeWalks,
@@ -260,7 +262,9 @@ impl TokenSpanner {
         let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
         let first_bytes = derive::FirstBytes::new(vocab.trie(), lexer.state_count());
         let plain_steps = PlainSteps::new(lexer.state_count());
-        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, plain_steps, wholes: Mutex::new(Vec::new()), subtrees }
+        let closing = slots(lexer.state_count());
+        let wholes = Mutex::new(Vec::new());
+        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, plain_steps, closing, wholes, subtrees }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
@@ -298,11 +302,44 @@ impl TokenSpanner {
         let slot = &self.rows[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
-            if let Some(closed) = closes_on_every_byte(lexer, q) {
-                return Arc::new(self.row(lexer.start()).after(closed));
+            if self.closes_on_every_byte(q) {
+                return Arc::new(self.row(lexer.start()).after(Lexeme::closed_in(lexer, q)));
             }
             Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), true, Some(&self.plain_steps)))
         }))
+    }
+
+    /// Whether every byte fed in lexer state `q` closes the lexeme `q` accepts and
+    /// restarts the lexer from the start state: `q` follows a punctuation mark or a
+    /// keyword that no terminal continues (`{`, `,`, `:` in JSON). Every token's fate
+    /// from `q` is then its fate from the start state with that lexeme first, which is
+    /// how such a state's [row](TokenSpanner::row) is made, and how the matcher reads
+    /// its masks (the lexeme handed to the parser, then the start state's classifier).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, matcher::Recognizer, tokenizer::Vocabulary};
+    /// use stackmask::spanner::TokenSpanner;
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "[" (NUM ("," NUM)*)? "]"
+    ///                               NUM: /[0-9]+/"#).unwrap();
+    /// let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(vec![b"1".to_vec()], None));
+    /// let spanner = TokenSpanner::new(compiled.clone(), vocab);
+    /// let after = |text: &[u8]| {
+    ///     let mut r = Recognizer::new(compiled.clone());
+    ///     r.feed(text).unwrap();
+    ///     spanner.closes_on_every_byte(r.lex_state())
+    /// };
+    /// assert!(after(b"[1,"));   // nothing continues ","
+    /// assert!(!after(b"[1"));   // a digit continues the number
+    /// assert!(!after(b""));     // the start state closes nothing
+    /// ```
+    pub fn closes_on_every_byte(&self, q: LexState) -> bool {
+        let lexer = self.compiled.lexer();
+        *self.closing[q.index()].get_or_init(|| {
+            !lexer.is_start(q) && !lexer.accepts(q).is_empty() && (0..=u8::MAX).all(|byte| lexer.next(q, byte).is_dead())
+        })
     }
 
     /// How the masks of lexer state `q` (and of the states sharing its row) are had:
@@ -495,16 +532,6 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
     }
     let restart = lexer.next(lexer.start(), byte);
     (!restart.is_dead()).then_some((true, restart))
-}
-
-/// What every byte does from lexer state `q`, when it does one thing: close the lexeme
-/// `q` accepts (`Some(None)` when it is ignored) and restart the lexer from the start
-/// state ([`step_outcome`]). This is a state after a punctuation mark or a keyword no
-/// terminal continues (`{`, `,`, `:`), and its row is the start state's with that lexeme
-/// first: every token's first byte closes it and then goes where it goes from the start.
-fn closes_on_every_byte(lexer: &Lexer, q: LexState) -> Option<Option<Lexeme>> {
-    let closes = !lexer.is_start(q) && !lexer.accepts(q).is_empty() && (0..=u8::MAX).all(|byte| lexer.next(q, byte).is_dead());
-    closes.then(|| Lexeme::closed_in(lexer, q))
 }
 
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the

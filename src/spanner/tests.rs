@@ -408,7 +408,7 @@ fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
         let mut r = Recognizer::new(Arc::clone(&compiled));
         r.feed(prefix).unwrap();
         let q = spanner.row_state(r.lex_state());
-        let closed = closes_on_every_byte(lexer, q);
+        let closed = spanner.closes_on_every_byte(q).then(|| Lexeme::closed_in(lexer, q));
         closing.push((prefix, closed.as_ref().map(Option::is_some)));
         let walked = build_row(lexer, &vocab, q, &spanner.subtrees, |_| Some(1), true, Some(&spanner.plain_steps));
         let key = |row: &SpannerRow| -> Vec<_> {
