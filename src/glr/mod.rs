@@ -50,6 +50,7 @@
 use crate::error::{Error, LimitKind, Result};
 use crate::ir::{TerminalId, TerminalSet};
 use crate::lr::{LrState, LrTables};
+use replay::{Outcome, Replays, Step, StepKey};
 use smallvec::SmallVec;
 
 const NO_EDGE: u32 = u32::MAX;
@@ -109,6 +110,29 @@ pub struct Checkpoint {
     undo: u32,
     level_start: u32,
     heads: SmallVec<[u32; 4]>,
+    generation: Generation,
+}
+
+/// Names the content of a parser's GSS: equal generations, equal GSS. A parser moved by
+/// [`Parser::consume`] takes a generation no parser has had before, and
+/// [`Parser::restore`] takes back the checkpoint's, so a clone and its original agree
+/// until one of them moves.
+///
+/// # Example
+/// ```
+/// use stackmask::glr::{GlrConfig, Parser};
+/// let p = Parser::new(&GlrConfig::default());
+/// assert_eq!(p.generation(), p.clone().generation());
+/// assert_ne!(p.generation(), Parser::new(&GlrConfig::default()).generation());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Generation(u64);
+
+impl Generation {
+    fn fresh() -> Generation {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Generation(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
 }
 
 /// The state of one GLR parse: a graph-structured stack and its heads.
@@ -120,6 +144,8 @@ pub struct Parser {
     undo: Vec<(u32, u32)>,
     level_start: u32,
     heads: SmallVec<[u32; 4]>,
+    generation: Generation,
+    replays: Replays,
     max_nodes_per_step: usize,
     max_work_per_step: usize,
     /// Edges followed or scanned since the current reduction phase began.
@@ -135,6 +161,8 @@ impl Parser {
             undo: Vec::new(),
             level_start: 0,
             heads: SmallVec::from_slice(&[0]),
+            generation: Generation::fresh(),
+            replays: Replays::default(),
             max_nodes_per_step: config.max_nodes_per_step,
             max_work_per_step: config.max_work_per_step,
             work: 0,
@@ -148,7 +176,8 @@ impl Parser {
             edges: self.edges.len() as u32,
             undo: self.undo.len() as u32,
             level_start: self.level_start,
-            heads: self.heads.clone(),
+            heads: SmallVec::from_slice(&self.heads),
+            generation: self.generation,
         }
     }
 
@@ -164,7 +193,28 @@ impl Parser {
         self.nodes.truncate(cp.nodes as usize);
         self.edges.truncate(cp.edges as usize);
         self.level_start = cp.level_start;
-        self.heads.clone_from(&cp.heads);
+        self.heads.clear();
+        self.heads.extend_from_slice(&cp.heads);
+        self.generation = cp.generation;
+    }
+
+    /// The generation of the GSS as it is now.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lr::{LrTables, LrConfig}, glr::{Parser, GlrConfig}};
+    /// let g = Grammar::from_lark("start: A B\nA: \"a\"\nB: \"b\"").unwrap();
+    /// let t = LrTables::new(&g, &LrConfig::default()).unwrap();
+    /// let a = stackmask::ir::TerminalId(g.terminals.iter().position(|t| t.name == "A").unwrap() as u32);
+    /// let mut p = Parser::new(&GlrConfig::default());
+    /// let (start, cp) = (p.generation(), p.checkpoint());
+    /// assert!(p.consume(&t, &[a], false).unwrap());
+    /// assert_ne!(p.generation(), start);
+    /// p.restore(&cp);
+    /// assert_eq!(p.generation(), start);
+    /// ```
+    pub fn generation(&self) -> Generation {
+        self.generation
     }
 
     /// Consume one lexeme whose candidate terminals are `terminals`; with `skippable`
@@ -175,11 +225,68 @@ impl Parser {
         if terminals.is_empty() {
             return Ok(skippable);
         }
+        if !self.replays.enabled() {
+            return self.step(tables, terminals, skippable);
+        }
+        let key = StepKey { from: self.generation, terminals: SmallVec::from_slice(terminals), skippable };
+        let replays = std::mem::take(&mut self.replays);
+        let replayed = replays.get(&key).map(|outcome| match outcome {
+            Outcome::Rejected => false,
+            Outcome::Taken(step) => {
+                self.redo(step);
+                true
+            }
+        });
+        self.replays = replays;
+        if let Some(taken) = replayed {
+            return Ok(taken);
+        }
+        let cp = self.checkpoint();
+        let taken = self.step(tables, terminals, skippable)?;
+        let outcome = if taken { Outcome::Taken(self.step_since(&cp)) } else { Outcome::Rejected };
+        self.replays.insert(key, outcome);
+        Ok(taken)
+    }
+
+    /// Keep the outcomes of up to `capacity` [`Parser::consume`] steps and replay them
+    /// when the same step is asked for again from the same GSS (the same
+    /// [`Generation`]), instead of running its reductions again; 0 (the default) keeps
+    /// none. For callers that try many continuations from one position, each after
+    /// restoring it, as the reference mask does: the outcome is the same either way.
+    ///
+    /// The steps replayed are those of the [`LrTables`] the parser consumes with; a
+    /// parser keeping steps must be used with one set of tables.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lr::{LrTables, LrConfig}, glr::{Parser, GlrConfig}};
+    /// let g = Grammar::from_lark("start: A B\nA: \"a\"\nB: \"b\"").unwrap();
+    /// let t = LrTables::new(&g, &LrConfig::default()).unwrap();
+    /// let a = stackmask::ir::TerminalId(g.terminals.iter().position(|t| t.name == "A").unwrap() as u32);
+    /// let mut p = Parser::new(&GlrConfig::default());
+    /// p.keep_steps(16);
+    /// let cp = p.checkpoint();
+    /// assert!(p.consume(&t, &[a], false).unwrap());
+    /// let after = p.generation();
+    /// p.restore(&cp);
+    /// assert!(p.consume(&t, &[a], false).unwrap()); // replayed
+    /// assert_eq!(p.generation(), after);
+    /// assert!(!p.consume(&t, &[a], false).unwrap());
+    /// ```
+    pub fn keep_steps(&mut self, capacity: usize) {
+        self.replays = Replays::with_capacity(capacity);
+    }
+
+    /// [`Parser::consume`]'s reductions and shifts.
+    fn step(&mut self, tables: &LrTables, terminals: &[TerminalId], skippable: bool) -> Result<bool> {
         let cp = self.checkpoint();
         let lookahead = TerminalSet::with_ids(tables.terminal_capacity(), terminals.iter().copied());
         let outcome = self.reduce_level(tables, &lookahead).and_then(|()| self.shift_level(tables, terminals, &cp, skippable));
         match outcome {
-            Ok(true) => Ok(true),
+            Ok(true) => {
+                self.generation = Generation::fresh();
+                Ok(true)
+            }
             Ok(false) => {
                 self.restore(&cp);
                 Ok(false)
@@ -189,6 +296,42 @@ impl Parser {
                 Err(e)
             }
         }
+    }
+
+    /// What the arenas gained since `cp`, a position this parser has moved on from by
+    /// one step.
+    fn step_since(&self, cp: &Checkpoint) -> Step {
+        let undo = &self.undo[cp.undo as usize..];
+        let relinked = undo
+            .iter()
+            .filter(|&&(node, _)| node < cp.nodes)
+            .map(|&(node, _)| (node, self.nodes[node as usize].first_edge))
+            .collect();
+        Step {
+            nodes: self.nodes[cp.nodes as usize..].into(),
+            edges: self.edges[cp.edges as usize..].into(),
+            undo: undo.into(),
+            relinked,
+            level_start: self.level_start,
+            heads: self.heads.clone(),
+            to: self.generation,
+        }
+    }
+
+    /// Take again a step recorded from the GSS the parser has now.
+    fn redo(&mut self, step: &Step) {
+        self.nodes.extend_from_slice(&step.nodes);
+        self.edges.extend_from_slice(&step.edges);
+        self.undo.extend_from_slice(&step.undo);
+        // A state of an LR automaton has one accessing symbol, so a step's reductions
+        // never reach the old heads (entered by terminals) and this is empty in practice;
+        // it is kept so that a replay does not rest on that.
+        for &(node, first_edge) in step.relinked.iter() {
+            self.nodes[node as usize].first_edge = first_edge;
+        }
+        self.level_start = step.level_start;
+        self.heads.clone_from(&step.heads);
+        self.generation = step.to;
     }
 
     /// The terminals among `candidates` (which may include [`LrTables::end`]) that some
@@ -396,5 +539,6 @@ impl Parser {
     }
 }
 
+mod replay;
 #[cfg(test)]
 mod tests;

@@ -196,3 +196,83 @@ fn node_limit_is_enforced() {
     }
     assert!(hit);
 }
+
+/// Every node's state and parents, in arena order, and the heads: equal shapes are
+/// equal GSSs, index for index.
+fn shape(p: &Parser) -> (Vec<(LrState, Vec<NodeId>)>, Vec<NodeId>) {
+    let nodes = (0..p.node_count() as u32).map(|i| (p.node_state(NodeId(i)), p.node_parents(NodeId(i)).collect())).collect();
+    (nodes, p.heads().collect())
+}
+
+/// One operation on two parsers driven in lockstep.
+#[derive(Clone, Debug)]
+enum Op {
+    /// Consume a lexeme: candidate terminals (indices into the fixture's), skippable.
+    Consume(Vec<usize>, bool),
+    /// Save the position.
+    Checkpoint,
+    /// Return to the `n`th saved position (modulo how many are saved), dropping later ones.
+    Restore(usize),
+    /// Return to the last saved position and consume what was last consumed: the step
+    /// that a parser keeping steps replays.
+    Again,
+}
+
+fn ops() -> impl proptest::strategy::Strategy<Value = Vec<Op>> {
+    use proptest::prelude::*;
+    let op = prop_oneof![
+        4 => (proptest::collection::vec(0usize..4, 1..3), proptest::bool::weighted(0.2)).prop_map(|(t, s)| Op::Consume(t, s)),
+        1 => Just(Op::Checkpoint),
+        2 => (0usize..8).prop_map(Op::Restore),
+        2 => Just(Op::Again),
+    ];
+    proptest::collection::vec(op, 1..60)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 256, ..Default::default() })]
+
+    /// A parser replaying kept steps (with a capacity small enough to empty its store
+    /// often) goes through the same GSSs, index for index, as one reducing every time.
+    #[test]
+    fn replayed_steps_equal_reduced_steps(ops in ops(), grammar in 0usize..3) {
+        let f = Fixture::new(["e: e + e | e * e | n | ( e )", "s: s s | a | b s c | ", "s: a c | a b c | a s"][grammar]);
+        let terminals: Vec<TerminalId> = (0..f.g.terminals.len() as u32).map(TerminalId).filter(|&t| t != f.tables.end()).collect();
+        let (mut plain, mut replaying) = (Parser::new(&GlrConfig::default()), Parser::new(&GlrConfig::default()));
+        replaying.keep_steps(4);
+        let mut saved: Vec<(Checkpoint, Checkpoint)> = vec![(plain.checkpoint(), replaying.checkpoint())];
+        let mut last: Option<(Vec<TerminalId>, bool)> = None;
+        for op in ops {
+            let consume = |ts: &[TerminalId], skippable: bool, plain: &mut Parser, replaying: &mut Parser| {
+                let a = plain.consume(&f.tables, ts, skippable).unwrap();
+                let b = replaying.consume(&f.tables, ts, skippable).unwrap();
+                proptest::prop_assert_eq!(a, b);
+                Ok(())
+            };
+            match op {
+                Op::Consume(ids, skippable) => {
+                    let ts: Vec<TerminalId> = ids.iter().map(|&i| terminals[i % terminals.len()]).collect();
+                    consume(&ts, skippable, &mut plain, &mut replaying)?;
+                    last = Some((ts, skippable));
+                }
+                Op::Again => {
+                    let (cp_plain, cp_replaying) = saved.last().expect("the start is saved");
+                    plain.restore(cp_plain);
+                    replaying.restore(cp_replaying);
+                    if let Some((ts, skippable)) = &last {
+                        consume(ts, *skippable, &mut plain, &mut replaying)?;
+                    }
+                }
+                Op::Checkpoint => saved.push((plain.checkpoint(), replaying.checkpoint())),
+                Op::Restore(n) => {
+                    let n = n % saved.len();
+                    saved.truncate(n + 1);
+                    plain.restore(&saved[n].0);
+                    replaying.restore(&saved[n].1);
+                }
+            }
+            proptest::prop_assert_eq!(shape(&plain), shape(&replaying));
+            proptest::prop_assert_eq!(plain.accepts_end(&f.tables).unwrap(), replaying.accepts_end(&f.tables).unwrap());
+        }
+    }
+}

@@ -36,8 +36,21 @@ impl TerminalSet {
     }
 
     /// A set holding every id in `0..capacity`.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::{TerminalId, TerminalSet};
+    /// let s = TerminalSet::full(65);
+    /// assert_eq!(s.len(), 65);
+    /// assert!(s.contains(TerminalId(64)) && !s.contains(TerminalId(65)));
+    /// assert_eq!(TerminalSet::full(128).len(), 128);
+    /// ```
     pub fn full(capacity: usize) -> TerminalSet {
-        TerminalSet::with_ids(capacity, (0..capacity as u32).map(TerminalId))
+        let mut words = vec![u64::MAX; capacity.div_ceil(64)].into_boxed_slice();
+        if let Some(last) = words.last_mut().filter(|_| capacity % 64 != 0) {
+            *last = (1 << (capacity % 64)) - 1;
+        }
+        TerminalSet { words }
     }
 
     /// A set able to hold ids `0..capacity`, holding `ids` (each must be below

@@ -393,9 +393,7 @@ impl Matcher {
     fn only_viable_byte(&mut self) -> Result<Option<u8>> {
         let mut found = None;
         for b in 0..=255u8 {
-            let cp = self.recognizer.checkpoint();
-            let viable = self.recognizer.feed(&[b]).is_ok();
-            self.recognizer.restore(&cp);
+            let viable = self.recognizer.stays_viable_after(&[b])?;
             if viable {
                 if found.is_some() {
                     return Ok(None);

@@ -2,7 +2,14 @@
 //!
 //! For every token: start from the matcher's state, feed the token's bytes, and ask
 //! whether the text is still a viable prefix (for EOS: whether the text is complete).
-//! No precomputation, no sharing between tokens: its only job is to be obviously right.
+//! No precomputation and nothing kept about tokens: its only job is to be obviously
+//! right.
+//!
+//! What the recognizer reuses from one token to the next are answers that are functions
+//! of the GSS alone, keyed by its [`Generation`](crate::glr::Generation): whether a
+//! pending lexeme in a given lexer state is viable, and the parser steps taken from it
+//! ([`Parser::keep_steps`](crate::glr::Parser::keep_steps)). Tests check both against
+//! recognizers that reuse nothing.
 //!
 //! # Example
 //! ```
@@ -22,6 +29,11 @@
 use super::Matcher;
 use crate::error::Result;
 
+/// Parser steps the reference mask's recognizer keeps for replay. Every token whose
+/// bytes close the pending lexeme takes the same first step, and tokens sharing their
+/// first lexemes the same next steps; the parser replays them instead of reducing again.
+const PARSER_STEPS_KEPT: usize = 1024;
+
 /// The mask of `matcher`'s next tokens, computed token by token.
 pub fn reference_mask(matcher: &Matcher) -> Result<Vec<u32>> {
     let vocab = matcher.vocab();
@@ -30,18 +42,10 @@ pub fn reference_mask(matcher: &Matcher) -> Result<Vec<u32>> {
         return Ok(mask);
     }
     let mut state = matcher.recognizer().clone();
+    state.keep_parser_steps(PARSER_STEPS_KEPT);
     for token in 0..vocab.len() as u32 {
         let allowed = match vocab.token_bytes(token) {
-            Some(bytes) => {
-                let cp = state.checkpoint();
-                let viable = match state.feed(bytes) {
-                    Ok(()) => true,
-                    Err(crate::Error::Rejected { .. }) => false,
-                    Err(e) => return Err(e),
-                };
-                state.restore(&cp);
-                viable
-            }
+            Some(bytes) => state.stays_viable_after(bytes)?,
             None => vocab.eos_tokens().contains(&token) && state.is_complete()?,
         };
         if allowed {

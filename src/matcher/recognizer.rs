@@ -3,7 +3,8 @@
 
 use super::CompiledGrammar;
 use crate::error::{Error, Result};
-use crate::glr::{self, Parser};
+use crate::glr::{self, Generation, Parser};
+use hashbrown::HashMap;
 use crate::ir::{TerminalId, TerminalSet};
 use crate::lexer::{LexPos, LexState};
 use smallvec::SmallVec;
@@ -60,6 +61,33 @@ pub struct Recognizer {
     lex: LexPos,
     offset: usize,
     parser: Parser,
+    viability: ViabilityMemo,
+}
+
+/// [`Recognizer::is_viable`]'s answers for one GSS, by the pending lexeme's lexer state.
+///
+/// The answer depends on nothing else, and texts tried from one position (the reference
+/// mask tries every token from the same one) mostly end inside a lexeme, leaving the GSS
+/// as it was: they ask the same few questions.
+#[derive(Clone, Debug)]
+struct ViabilityMemo {
+    generation: Generation,
+    by_state: HashMap<LexState, bool>,
+}
+
+impl ViabilityMemo {
+    fn new(generation: Generation) -> ViabilityMemo {
+        ViabilityMemo { generation, by_state: HashMap::new() }
+    }
+
+    /// The answers kept for the GSS of `generation` (forgetting those of another).
+    fn answers(&mut self, generation: Generation) -> &mut HashMap<LexState, bool> {
+        if self.generation != generation {
+            self.generation = generation;
+            self.by_state.clear();
+        }
+        &mut self.by_state
+    }
 }
 
 impl Recognizer {
@@ -67,43 +95,76 @@ impl Recognizer {
     pub fn new(compiled: Arc<CompiledGrammar>) -> Recognizer {
         let parser = Parser::new(&compiled.config.glr);
         let lex = compiled.lexer.start_pos();
-        Recognizer { compiled, lex, offset: 0, parser }
+        let viability = ViabilityMemo::new(parser.generation());
+        Recognizer { compiled, lex, offset: 0, parser, viability }
     }
 
     /// Feed `bytes`. On error ([`Error::Rejected`] with the offset of the first byte that
     /// cannot be part of a viable prefix) the recognizer is left unchanged.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<()> {
+        if self.try_feed(bytes)? {
+            return Ok(());
+        }
+        Err(self.first_unviable(bytes))
+    }
+
+    /// Feed `bytes` if the text stays a viable prefix, and say whether it did; when it
+    /// does not, the recognizer is left unchanged. [`Recognizer::feed`] without the
+    /// work of locating the offending byte, for callers that only need the answer.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, matcher::Recognizer};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "ab""#).unwrap();
+    /// let mut r = Recognizer::new(Arc::new(CompiledGrammar::new(&g).unwrap()));
+    /// assert!(!r.try_feed(b"b").unwrap());
+    /// assert!(r.try_feed(b"a").unwrap());
+    /// assert_eq!(r.offset(), 1);
+    /// ```
+    pub fn try_feed(&mut self, bytes: &[u8]) -> Result<bool> {
         let cp = self.checkpoint();
-        let mut outcome = Ok(true);
-        let mut fed = 0;
+        let outcome = self.feed_and_judge(bytes);
+        if outcome.as_ref().map_or(true, |&viable| !viable) {
+            self.restore(&cp);
+        }
+        outcome
+    }
+
+    /// Whether feeding `bytes` would leave a viable prefix; the recognizer is left
+    /// as it is. The question the reference mask asks of every token.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, matcher::Recognizer};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "ab""#).unwrap();
+    /// let mut r = Recognizer::new(Arc::new(CompiledGrammar::new(&g).unwrap()));
+    /// assert!(r.stays_viable_after(b"ab").unwrap());
+    /// assert!(!r.stays_viable_after(b"abb").unwrap());
+    /// assert_eq!(r.offset(), 0);
+    /// ```
+    pub fn stays_viable_after(&mut self, bytes: &[u8]) -> Result<bool> {
+        let cp = self.checkpoint();
+        let outcome = self.feed_and_judge(bytes);
+        self.restore(&cp);
+        outcome
+    }
+
+    /// Feed `bytes` and say whether the text is still a viable prefix; on false or an
+    /// error the state is unspecified until the caller restores a checkpoint.
+    fn feed_and_judge(&mut self, bytes: &[u8]) -> Result<bool> {
+        Ok(self.feed_bytes(bytes)? && self.is_viable()?)
+    }
+
+    /// Feed `bytes` one by one; false as soon as one leaves no lexeme alive.
+    fn feed_bytes(&mut self, bytes: &[u8]) -> Result<bool> {
         for &b in bytes {
-            fed += 1;
-            match self.feed_byte(b) {
-                Ok(Fed::Dead) => {
-                    outcome = Ok(false);
-                    break;
-                }
-                Err(e) => {
-                    outcome = Err(e);
-                    break;
-                }
-                Ok(_) => {}
+            if self.feed_byte(b)? == Fed::Dead {
+                return Ok(false);
             }
         }
-        if let Ok(true) = outcome {
-            outcome = self.is_viable();
-        }
-        match outcome {
-            Ok(true) => Ok(()),
-            Ok(false) => {
-                self.restore(&cp);
-                Err(self.first_unviable(&bytes[..fed]))
-            }
-            Err(e) => {
-                self.restore(&cp);
-                Err(e)
-            }
-        }
+        Ok(true)
     }
 
     /// The rejection for `bytes`, which are known not to leave a viable prefix: feeds
@@ -170,14 +231,31 @@ impl Recognizer {
         (terminals, skippable)
     }
 
+    /// Let the parser replay the steps it has taken before from the same GSS (see
+    /// [`Parser::keep_steps`]), up to `capacity` of them: for a recognizer that tries
+    /// many texts from one position.
+    pub(crate) fn keep_parser_steps(&mut self, capacity: usize) {
+        self.parser.keep_steps(capacity);
+    }
+
     /// Whether the text fed so far is a viable prefix.
     pub fn is_viable(&mut self) -> Result<bool> {
         if self.compiled.lexer.is_start(self.lex.state()) {
             return Ok(true);
         }
-        let all = TerminalSet::full(self.compiled.tables.terminal_capacity());
-        let expected = self.parser.viable_terminals(&self.compiled.tables, &all)?;
-        Ok(self.pending_is_viable(&expected))
+        let q = self.lex.state();
+        if let Some(&viable) = self.viability.answers(self.parser.generation()).get(&q) {
+            return Ok(viable);
+        }
+        // Only the terminals the pending lexeme can still become matter, so the parser
+        // is asked about those alone (its answer for a terminal does not depend on which
+        // others are asked about).
+        let lexer = &self.compiled.lexer;
+        let prod = lexer.completable(q);
+        let viable =
+            prod.intersects(lexer.ignored()) || !self.parser.viable_terminals(&self.compiled.tables, prod)?.is_empty();
+        self.viability.answers(self.parser.generation()).insert(q, viable);
+        Ok(viable)
     }
 
     /// Viability of the pending lexeme given the terminals the parser can consume next.

@@ -182,3 +182,44 @@ fn recognizer_reports_first_bad_offset() {
     }
     assert_eq!(r.offset(), 0, "a failed feed leaves the recognizer unchanged");
 }
+
+/// The reference mask's recognizer keeps viability answers and parser steps across the
+/// tokens it tries; every answer must be the one a fresh recognizer, fed the same
+/// prefix, gives.
+#[test]
+fn memoized_recognizer_answers_as_fresh_ones() {
+    let g = Grammar::from_lark(
+        r#"
+        start: value
+        value: "[" [value ("," value)*] "]" | NUMBER | WORD | WORD WORD
+        NUMBER: /[0-9]+/
+        WORD: /[a-z]+/
+        %ignore " "
+        "#,
+    )
+    .unwrap();
+    let compiled = compiled(&g);
+    let alphabet = b"[],1a z";
+    let mut suffixes: Vec<Vec<u8>> = vec![Vec::new()];
+    for len in 1..=3 {
+        let longer: Vec<Vec<u8>> = suffixes
+            .iter()
+            .filter(|s| s.len() == len - 1)
+            .flat_map(|s| alphabet.iter().map(move |&b| [s.as_slice(), &[b]].concat()))
+            .collect();
+        suffixes.extend(longer);
+    }
+    let at = |prefix: &str| {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix.as_bytes()).unwrap();
+        r
+    };
+    for prefix in ["", "[", "[1", "[1,", "[ab", "[ab c", "[[1] ,", "[a b"] {
+        let mut reused = at(prefix);
+        reused.keep_parser_steps(8);
+        for suffix in &suffixes {
+            let fresh = at(prefix).stays_viable_after(suffix).unwrap();
+            assert_eq!(reused.stays_viable_after(suffix).unwrap(), fresh, "{prefix:?} + {:?}", String::from_utf8_lossy(suffix));
+        }
+    }
+}
