@@ -148,6 +148,32 @@ fn maskbench_validate_mode_counts_statuses_and_writes_records() {
 }
 
 #[test]
+fn maskbench_jobs_keep_the_files_order_and_need_untimed_runs() {
+    let schemas: Vec<_> = (0..6)
+        .map(|i| {
+            let max_items = if i % 2 == 0 { "2" } else { r#"{"bad": true}"# };
+            let text = format!(
+                r#"{{"schema": {{"type": "array", "items": {{"type": "integer"}}, "maxItems": {max_items}}},
+                    "tests": [{{"data": [1, 2], "valid": true}}]}}"#
+            );
+            temp(&format!("mb-jobs-{i}.json"), text.as_bytes())
+        })
+        .collect();
+    let paths: Vec<&str> = schemas.iter().map(|p| p.to_str().unwrap()).collect();
+    let out = temp("records-jobs.json", b"");
+    let args = [&["maskbench", "--mode", "validate", "--jobs", "3", "--out", out.to_str().unwrap()], paths.as_slice()].concat();
+    let o = run(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 schemas ran at once"), "{}", stdout(&o));
+    let records: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let statuses: Vec<&str> = (0..6).map(|i| records[i]["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["pass", "compile_error", "pass", "compile_error", "pass", "compile_error"]);
+    let o = run(&[&["maskbench", "--jobs", "2"], paths.as_slice()].concat());
+    assert_eq!(o.status.code(), Some(2), "timed runs refuse --jobs");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--jobs"), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
 #[cfg(not(feature = "llguidance"))]
 fn peer_llguidance_needs_the_feature() {
     let a = temp("peer_a.json", b"[1]");

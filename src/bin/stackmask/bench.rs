@@ -25,6 +25,7 @@ use stackmask::{CompiledGrammar, Error};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -225,7 +226,7 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
     let vocab = args.tokenizer.vocab();
     let eos = vocab.eos_tokens().first().copied();
     let progress = progress_bar(inputs.len() as u64, true);
-    let forced = records::run_each(inputs, progress, |input| bench_text(&classifier, input, eos, args.verify, vocab))?;
+    let forced = records::run_each(inputs, progress, 1, |input| bench_text(&classifier, input, eos, args.verify, vocab))?;
     let Some(records) = forced else {
         return Ok(None);
     };
@@ -352,13 +353,14 @@ fn run_peer(llg: &Llguidance, peer_args: &PeerArgs, args: &Args, inputs: &[Input
     out!("llguidance grammar: {}", peer_args.grammar.display());
     let probe = MemoryProbe::start();
     let vocab = args.tokenizer.vocab();
-    let mut retokenized = 0;
+    let retokenized = AtomicUsize::new(0);
     let progress = progress_bar(inputs.len() as u64, true);
-    let forced = records::run_each(inputs, progress, |input| {
+    let forced = records::run_each(inputs, progress, 1, |input| {
         let (record, same_tokens) = peer_text(llg, &grammar, input, vocab)?;
-        retokenized += usize::from(!same_tokens);
+        retokenized.fetch_add(usize::from(!same_tokens), Ordering::Relaxed);
         Ok(record)
     })?;
+    let retokenized = retokenized.into_inner();
     let Some(records) = forced else {
         return Ok(None);
     };

@@ -148,6 +148,10 @@ enum Command {
         /// Run every Nth file only.
         #[arg(long, default_value_t = 1)]
         every: usize,
+        /// Run this many schemas at once (with `--verify` or `--mode validate` only:
+        /// schemas run side by side time each other's work).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
         /// Total compile time budget per schema (lexer and LR tables), in milliseconds;
         /// a schema over it is a compile error.
         #[arg(long, default_value_t = 2000)]
@@ -310,7 +314,19 @@ fn main() -> ExitCode {
                 bench::run(args)
             })
         }
-        Command::Maskbench { paths, tokenizer, mode, schema, verify, every, compile_budget_ms, out, peer, cross_check } => {
+        Command::Maskbench {
+            paths,
+            tokenizer,
+            mode,
+            schema,
+            verify,
+            every,
+            jobs,
+            compile_budget_ms,
+            out,
+            peer,
+            cross_check,
+        } => {
             let compile = CompileConfig {
                 time_budget: Some(std::time::Duration::from_millis(compile_budget_ms)),
                 ..CompileConfig::default()
@@ -318,7 +334,19 @@ fn main() -> ExitCode {
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
                 let options = schema.options();
                 let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
-                maskbench::run(maskbench::Args { paths, tokenizer, mode, options, verify, every, compile, out, peer, cross_check })
+                maskbench::run(maskbench::Args {
+                    paths,
+                    tokenizer,
+                    mode,
+                    options,
+                    verify,
+                    every,
+                    jobs,
+                    compile,
+                    out,
+                    peer,
+                    cross_check,
+                })
             })
         }
         Command::Validate { schema, instance, schema_args } => maskbench::validate(&schema, &instance, &schema_args.options()),

@@ -33,6 +33,7 @@ use stackmask::{CompiledGrammar, Error};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -56,6 +57,8 @@ pub struct Args {
     pub options: JsonSchemaOptions,
     pub verify: bool,
     pub every: usize,
+    /// Schemas run at once.
+    pub jobs: usize,
     pub compile: CompileConfig,
     pub out: Option<PathBuf>,
     pub peer: Option<PeerArgs>,
@@ -99,6 +102,14 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
         eprintln!("error: {}", crosscheck::UNAVAILABLE);
         return Ok(ExitCode::from(2));
     }
+    if args.jobs > 1 && !(args.verify || args.mode == Mode::Validate) {
+        eprintln!("error: --jobs times schemas against each other: use it with --verify or --mode validate");
+        return Ok(ExitCode::from(2));
+    }
+    if args.jobs > 1 && args.peer.is_some() {
+        eprintln!("error: --jobs runs stackmask alone: drop --peer");
+        return Ok(ExitCode::from(2));
+    }
     if args.tokenizer.is_none() && args.mode != Mode::Validate {
         eprintln!("error: --tokenizer is required unless --mode validate");
         return Ok(ExitCode::from(2));
@@ -117,7 +128,7 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     };
     let probe = MemoryProbe::start();
     let progress = schema_progress(files.len());
-    let Some(records) = records::run_each(&files, progress, |path| run_file(path, &args))? else {
+    let Some(records) = records::run_each(&files, progress, args.jobs, |path| run_file(path, &args))? else {
         return Ok(ExitCode::from(1));
     };
     let summary = Summary::of(&records, probe.finish());
@@ -125,6 +136,9 @@ pub fn run(args: Args) -> Result<ExitCode, Error> {
     print_schemas(&records, &summary, args.mode != Mode::Validate)?;
     if args.verify {
         out!("verify: every mask equal to the token-by-token reference mask");
+    }
+    if args.jobs > 1 {
+        out!("NOTE: {} schemas ran at once (--jobs): the times above include each other's load", args.jobs);
     }
     let over_accepted = if args.cross_check { crosscheck::print_totals(&records)? } else { 0 };
     if let Some(path) = &args.out {
@@ -299,13 +313,14 @@ fn judge(record: &mut Record, accepted: bool, valid: bool) {
 /// `None` if it stopped early.
 fn run_peer(llg: &Llguidance, tokenizer: &Tokenizer, files: &[PathBuf], out: Option<&Path>) -> Result<Option<Summary>, Error> {
     let probe = MemoryProbe::start();
-    let (mut tests, mut retokenized) = (0, 0);
-    let forced = records::run_each(files, schema_progress(files.len()), |path| {
+    let (tests, retokenized) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let forced = records::run_each(files, schema_progress(files.len()), 1, |path| {
         let (record, counts) = peer_file(llg, tokenizer, path)?;
-        tests += counts.0;
-        retokenized += counts.1;
+        tests.fetch_add(counts.0, Ordering::Relaxed);
+        retokenized.fetch_add(counts.1, Ordering::Relaxed);
         Ok(record)
     })?;
+    let (tests, retokenized) = (tests.into_inner(), retokenized.into_inner());
     let Some(records) = forced else {
         return Ok(None);
     };

@@ -5,8 +5,10 @@
 use crate::crosscheck::SchemaCheck;
 use crate::out;
 use stackmask::Error;
+use rayon::prelude::*;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// One text's (`bench`) or one schema's (`maskbench`) result.
 #[derive(serde::Serialize)]
@@ -81,25 +83,43 @@ pub fn expand(paths: &[PathBuf], keep: impl Fn(&Path) -> bool) -> Result<Vec<Pat
     Ok(files)
 }
 
-/// Runs `one` on every item (a file, a text), advancing `progress`; stops at the first
-/// record whose mask differs from the reference, prints it and returns `None`.
-pub fn run_each<T>(
+/// Runs `one` on every item (a file, a text), `jobs` items at once, advancing
+/// `progress`; records come back in the items' order. Stops at the first record whose
+/// mask differs from the reference (items not started yet are skipped), prints it and
+/// returns `None`.
+pub fn run_each<T: Sync>(
     items: &[T],
     progress: indicatif::ProgressBar,
-    mut one: impl FnMut(&T) -> Result<Record, Error>,
+    jobs: usize,
+    one: impl Fn(&T) -> Result<Record, Error> + Sync,
 ) -> Result<Option<Vec<Record>>, Error> {
-    let mut records = Vec::with_capacity(items.len());
-    for item in items {
+    let differs = AtomicBool::new(false);
+    let run = |item: &T| -> Result<Option<Record>, Error> {
+        if differs.load(Ordering::Relaxed) {
+            return Ok(None);
+        }
         let record = one(item)?;
         progress.inc(1);
         if record.status == "mask_differs" {
-            progress.finish_and_clear();
-            out!("{}: {}", record.id, record.error.as_deref().unwrap_or(""));
-            return Ok(None);
+            differs.store(true, Ordering::Relaxed);
         }
-        records.push(record);
-    }
+        Ok(Some(record))
+    };
+    let records: Vec<Option<Record>> = if jobs > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|e| Error::Io { path: "--jobs".into(), source: std::io::Error::other(e) })?;
+        pool.install(|| items.par_iter().map(run).collect::<Result<_, _>>())?
+    } else {
+        items.iter().map(run).collect::<Result<_, _>>()?
+    };
     progress.finish_and_clear();
+    let records: Vec<Record> = records.into_iter().flatten().collect();
+    if let Some(record) = records.iter().find(|r| r.status == "mask_differs") {
+        out!("{}: {}", record.id, record.error.as_deref().unwrap_or(""));
+        return Ok(None);
+    }
     Ok(Some(records))
 }
 
