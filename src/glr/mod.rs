@@ -183,7 +183,18 @@ impl Parser {
 
     /// Return to a position saved by [`Parser::checkpoint`] on this parser. Checkpoints
     /// taken after it become invalid.
+    ///
+    /// Nothing is done when the GSS is still of the checkpoint's [`Generation`], as after
+    /// a failed [`Parser::consume`] or a viability question.
     pub fn restore(&mut self, cp: &Checkpoint) {
+        if self.generation != cp.generation {
+            self.rewind(cp);
+        }
+    }
+
+    /// Return to `cp` unconditionally: also in the middle of a step, before the
+    /// generation changes.
+    fn rewind(&mut self, cp: &Checkpoint) {
         while self.undo.len() > cp.undo as usize {
             let (node, previous) = self.undo.pop().expect("undo entry");
             if node < cp.nodes {
@@ -288,11 +299,11 @@ impl Parser {
                 Ok(true)
             }
             Ok(false) => {
-                self.restore(&cp);
+                self.rewind(&cp);
                 Ok(false)
             }
             Err(e) => {
-                self.restore(&cp);
+                self.rewind(&cp);
                 Err(e)
             }
         }
@@ -353,7 +364,7 @@ impl Parser {
             }
             viable
         });
-        self.restore(&cp);
+        self.rewind(&cp);
         result
     }
 
