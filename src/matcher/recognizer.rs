@@ -202,11 +202,10 @@ impl Recognizer {
             self.offset += 1;
             return Ok(Fed::Extended);
         }
+        // A byte that starts no lexeme is dead whatever the parser makes of the pending
+        // one, so it is judged before the parser is asked.
         let restart = lexer.step(lexer.start_pos(), byte);
-        if lexer.is_start(self.lex.state()) || !self.close_lexeme()? {
-            return Ok(Fed::Dead);
-        }
-        if restart.state().is_dead() {
+        if restart.state().is_dead() || lexer.is_start(self.lex.state()) || !self.close_lexeme()? {
             return Ok(Fed::Dead);
         }
         self.lex = restart;
