@@ -64,29 +64,30 @@ pub struct Recognizer {
     viability: ViabilityMemo,
 }
 
-/// [`Recognizer::is_viable`]'s answers for one GSS, by the pending lexeme's lexer state.
+/// [`Recognizer::is_viable`]'s answers, by GSS generation and the pending lexeme's lexer
+/// state (the answer depends on nothing else).
 ///
-/// The answer depends on nothing else, and texts tried from one position (the reference
-/// mask tries every token from the same one) mostly end inside a lexeme, leaving the GSS
-/// as it was: they ask the same few questions.
-#[derive(Clone, Debug)]
+/// Texts tried from one position (the reference mask tries every token from the same
+/// one) mostly end inside a lexeme, or after the same first step of the parser, and ask
+/// the same few questions. The memo is emptied when it grows past
+/// [`ViabilityMemo::CAPACITY`], so a long-lived recognizer keeps little.
+#[derive(Clone, Debug, Default)]
 struct ViabilityMemo {
-    generation: Generation,
-    by_state: HashMap<LexState, bool>,
+    answers: HashMap<(Generation, LexState), bool>,
 }
 
 impl ViabilityMemo {
-    fn new(generation: Generation) -> ViabilityMemo {
-        ViabilityMemo { generation, by_state: HashMap::new() }
+    const CAPACITY: usize = 4096;
+
+    fn get(&self, generation: Generation, q: LexState) -> Option<bool> {
+        self.answers.get(&(generation, q)).copied()
     }
 
-    /// The answers kept for the GSS of `generation` (forgetting those of another).
-    fn answers(&mut self, generation: Generation) -> &mut HashMap<LexState, bool> {
-        if self.generation != generation {
-            self.generation = generation;
-            self.by_state.clear();
+    fn insert(&mut self, generation: Generation, q: LexState, viable: bool) {
+        if self.answers.len() >= Self::CAPACITY {
+            self.answers.clear();
         }
-        &mut self.by_state
+        self.answers.insert((generation, q), viable);
     }
 }
 
@@ -95,8 +96,7 @@ impl Recognizer {
     pub fn new(compiled: Arc<CompiledGrammar>) -> Recognizer {
         let parser = Parser::new(&compiled.config.glr);
         let lex = compiled.lexer.start_pos();
-        let viability = ViabilityMemo::new(parser.generation());
-        Recognizer { compiled, lex, offset: 0, parser, viability }
+        Recognizer { compiled, lex, offset: 0, parser, viability: ViabilityMemo::default() }
     }
 
     /// Feed `bytes`. On error ([`Error::Rejected`] with the offset of the first byte that
@@ -243,7 +243,7 @@ impl Recognizer {
             return Ok(true);
         }
         let q = self.lex.state();
-        if let Some(&viable) = self.viability.answers(self.parser.generation()).get(&q) {
+        if let Some(viable) = self.viability.get(self.parser.generation(), q) {
             return Ok(viable);
         }
         // Only the terminals the pending lexeme can still become matter, so the parser
@@ -253,7 +253,7 @@ impl Recognizer {
         let prod = lexer.completable(q);
         let viable =
             prod.intersects(lexer.ignored()) || !self.parser.viable_terminals(&self.compiled.tables, prod)?.is_empty();
-        self.viability.answers(self.parser.generation()).insert(q, viable);
+        self.viability.insert(self.parser.generation(), q, viable);
         Ok(viable)
     }
 
