@@ -29,10 +29,11 @@
 use super::Matcher;
 use crate::error::Result;
 
-/// Parser steps the reference mask's recognizer keeps for replay. Every token whose
-/// bytes close the pending lexeme takes the same first step, and tokens sharing their
-/// first lexemes the same next steps; the parser replays them instead of reducing again.
-const PARSER_STEPS_KEPT: usize = 1024;
+/// Viability answers and parser steps the reference mask's recognizer keeps (see
+/// `Recognizer::memoize`). Every token whose bytes close the pending lexeme takes the
+/// same first step and asks the same questions after it; tokens sharing their first
+/// lexemes take the same next steps.
+const ANSWERS_KEPT: usize = 4096;
 
 /// The mask of `matcher`'s next tokens, computed token by token.
 pub fn reference_mask(matcher: &Matcher) -> Result<Vec<u32>> {
@@ -42,7 +43,7 @@ pub fn reference_mask(matcher: &Matcher) -> Result<Vec<u32>> {
         return Ok(mask);
     }
     let mut state = matcher.recognizer().clone();
-    state.keep_parser_steps(PARSER_STEPS_KEPT);
+    state.memoize(ANSWERS_KEPT);
     for token in 0..vocab.len() as u32 {
         let allowed = match vocab.token_bytes(token) {
             Some(bytes) => state.stays_viable_after(bytes)?,

@@ -65,26 +65,31 @@ pub struct Recognizer {
 }
 
 /// [`Recognizer::is_viable`]'s answers, by GSS generation and the pending lexeme's lexer
-/// state (the answer depends on nothing else).
+/// state (the answer depends on nothing else), for a recognizer that tries many texts
+/// from one position (see [`Recognizer::memoize`]).
 ///
-/// Texts tried from one position (the reference mask tries every token from the same
-/// one) mostly end inside a lexeme, or after the same first step of the parser, and ask
-/// the same few questions. The memo is emptied when it grows past
-/// [`ViabilityMemo::CAPACITY`], so a long-lived recognizer keeps little.
+/// Those texts mostly end inside a lexeme, or after the same first step of the parser,
+/// and ask the same few questions. The memo keeps up to `capacity` answers (none by
+/// default) and is emptied when full.
 #[derive(Clone, Debug, Default)]
 struct ViabilityMemo {
+    capacity: usize,
     answers: HashMap<(Generation, LexState), bool>,
 }
 
 impl ViabilityMemo {
-    const CAPACITY: usize = 4096;
-
     fn get(&self, generation: Generation, q: LexState) -> Option<bool> {
+        if self.capacity == 0 {
+            return None;
+        }
         self.answers.get(&(generation, q)).copied()
     }
 
     fn insert(&mut self, generation: Generation, q: LexState, viable: bool) {
-        if self.answers.len() >= Self::CAPACITY {
+        if self.capacity == 0 {
+            return;
+        }
+        if self.answers.len() >= self.capacity {
             self.answers.clear();
         }
         self.answers.insert((generation, q), viable);
@@ -230,10 +235,13 @@ impl Recognizer {
         (terminals, skippable)
     }
 
-    /// Let the parser replay the steps it has taken before from the same GSS (see
-    /// [`Parser::keep_steps`]), up to `capacity` of them: for a recognizer that tries
-    /// many texts from one position.
-    pub(crate) fn keep_parser_steps(&mut self, capacity: usize) {
+    /// Remember up to `capacity` viability answers and parser steps (see
+    /// [`Parser::keep_steps`]), each a function of the GSS alone, and reuse them when the
+    /// same question or step comes again: for a recognizer that tries many texts from
+    /// one position, each after restoring it, as the reference mask does. Nothing is
+    /// remembered by default, so a recognizer that only moves forward keeps nothing.
+    pub(crate) fn memoize(&mut self, capacity: usize) {
+        self.viability = ViabilityMemo { capacity, answers: HashMap::new() };
         self.parser.keep_steps(capacity);
     }
 

@@ -216,7 +216,7 @@ fn memoized_recognizer_answers_as_fresh_ones() {
     };
     for prefix in ["", "[", "[1", "[1,", "[ab", "[ab c", "[[1] ,", "[a b"] {
         let mut reused = at(prefix);
-        reused.keep_parser_steps(8);
+        reused.memoize(8);
         for suffix in &suffixes {
             let fresh = at(prefix).stays_viable_after(suffix).unwrap();
             assert_eq!(reused.stays_viable_after(suffix).unwrap(), fresh, "{prefix:?} + {:?}", String::from_utf8_lossy(suffix));
