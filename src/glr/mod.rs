@@ -129,9 +129,25 @@ pub struct Checkpoint {
 pub struct Generation(u64);
 
 impl Generation {
+    /// Generations a thread takes from the shared counter at a time, so that parsers on
+    /// many threads do not all write one counter at every step.
+    const BLOCK: u64 = 1 << 16;
+
     fn fresh() -> Generation {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        Generation(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+        static TAKEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        thread_local! {
+            /// The next generation of this thread's block, and the block's end.
+            static BLOCK: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+        }
+        BLOCK.with(|block| {
+            let (mut next, mut end) = block.get();
+            if next == end {
+                next = TAKEN.fetch_add(Generation::BLOCK, std::sync::atomic::Ordering::Relaxed);
+                end = next + Generation::BLOCK;
+            }
+            block.set((next + 1, end));
+            Generation(next)
+        })
     }
 }
 

@@ -276,3 +276,18 @@ proptest::proptest! {
         }
     }
 }
+
+/// Generations come from per-thread blocks of one shared counter: never the same twice,
+/// on one thread or across threads.
+#[test]
+fn generations_are_unique_across_threads() {
+    let per_thread = (Generation::BLOCK + 10) as usize;
+    let generations: Vec<Generation> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..4)
+            .map(|_| scope.spawn(|| (0..per_thread).map(|_| Parser::new(&GlrConfig::default()).generation()).collect::<Vec<_>>()))
+            .collect();
+        threads.into_iter().flat_map(|t| t.join().unwrap()).collect()
+    });
+    let distinct: std::collections::HashSet<Generation> = generations.iter().copied().collect();
+    assert_eq!(distinct.len(), generations.len());
+}

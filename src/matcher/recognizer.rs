@@ -4,9 +4,9 @@
 use super::CompiledGrammar;
 use crate::error::{Error, Result};
 use crate::glr::{self, Generation, Parser};
-use hashbrown::HashMap;
 use crate::ir::{TerminalId, TerminalSet};
 use crate::lexer::{LexPos, LexState};
+use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
