@@ -113,7 +113,7 @@ pub struct WordBuffer(Storage);
 
 enum Storage {
     Heap(Box<[u32]>),
-    Mapped { map: memmap2::Mmap, range: Range<usize> },
+    Mapped { map: Arc<memmap2::Mmap>, range: Range<usize> },
 }
 
 impl WordBuffer {
@@ -139,7 +139,7 @@ impl WordBuffer {
     /// copy (as [`WordBuffer::from_le_bytes`]) where they cannot be: a big-endian target
     /// or a range that is not 4-aligned. `None` when `range` is out of bounds or not
     /// whole words.
-    pub(crate) fn from_mapped(map: memmap2::Mmap, range: Range<usize>) -> Option<WordBuffer> {
+    pub(crate) fn from_mapped(map: Arc<memmap2::Mmap>, range: Range<usize>) -> Option<WordBuffer> {
         let bytes = map.get(range.clone())?;
         if cfg!(target_endian = "little") && bytemuck::try_cast_slice::<u8, u32>(bytes).is_ok() {
             return Some(WordBuffer(Storage::Mapped { map, range }));

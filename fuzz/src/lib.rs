@@ -16,6 +16,7 @@ use stackmask::classifier::{ArtifactConfig, ClassifierConfig, StackClassifier};
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
 use stackmask::tokenizer::Vocabulary;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher};
+use std::hash::Hasher as _;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
@@ -383,12 +384,12 @@ fn wrap_artifact(body: &[u8]) -> Vec<u8> {
     bytes.extend_from_slice(meta);
     bytes.resize((ARTIFACT_HEADER + meta.len()).next_multiple_of(8), 0);
     bytes.extend_from_slice(words);
-    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-    hasher.update(&bytes[..32]);
+    let mut hasher = twox_hash::XxHash3_64::new();
+    hasher.write(&bytes[..32]);
     for chunk in bytes[ARTIFACT_HEADER..].chunks(DIGEST_CHUNK) {
-        hasher.update(&xxhash_rust::xxh3::xxh3_64(chunk).to_le_bytes());
+        hasher.write(&twox_hash::XxHash3_64::oneshot(chunk).to_le_bytes());
     }
-    let digest = hasher.digest();
+    let digest = hasher.finish();
     bytes[32..ARTIFACT_HEADER].copy_from_slice(&digest.to_le_bytes());
     bytes
 }

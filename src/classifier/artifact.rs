@@ -16,20 +16,24 @@
 //!
 //! * **metadata**, in [postcard]'s wire format: the grammar IR; 64-bit fingerprints of
 //!   its compiled lexer and LR tables and of the vocabulary ([`Vocabulary::fingerprint`]);
-//!   every distinct lexeme and lexeme sequence once; per lexer state whose spanner row is
+//!   every distinct lexeme once, and the spans of the distinct lexeme sequences (as
+//!   lexeme indices) and of their ends; per lexer state whose spanner row is
 //!   built, the spans of its token ids and of its class table, and the automaton when
-//!   one is built: the spans of its large-class bitmaps, its configuration sets, its
-//!   token sets (the spans of their class lists and of the sparse ids or dense bitmap
-//!   each is written from) and its edges;
-//! * **words**, from the next multiple of 8 bytes: every row's token ids and class table
+//!   one is built: its lexeme trie (the spans of its arrays, its lexemes and terminal
+//!   sets), the spans of its large-class bitmaps, its configuration sets, its token sets
+//!   (the spans of their class lists and of the sparse ids or dense bitmap each is
+//!   written from) and its edges;
+//! * **words**, from the next multiple of 8 bytes: the lexeme sequences and their
+//!   ends, every row's token ids and class table
 //!   (four words a class: lexeme sequence, end state, token range in the row), every
-//!   large-class bitmap, token set and token set's class list, as little-endian `u32`s.
-//!   Spans index this section.
+//!   lexeme trie's node, edge, group and class arrays, every large-class bitmap, token
+//!   set and token set's class list, as little-endian `u32`s. Spans index this section.
 //!
 //! The words are what a built classifier spends its memory on (hundreds of MB for a Java
 //! grammar with a 128k vocabulary), so loading never decodes them: a mapped file is read
 //! in place ([`crate::words::WordBuffer`]), and each token set becomes a
-//! [`Words`] slice of it. Only the metadata is decoded.
+//! [`Words`] slice of it. Only the metadata and the lexeme tries (a few MB) are decoded;
+//! the tries are checked, not built again.
 //!
 //! The digest is xxh3-64 over the header's first 32 bytes and the xxh3-64 digests of the
 //! rest in 4 MiB chunks (computed in parallel): verifying it reads every byte once.
@@ -53,6 +57,7 @@
 //!
 //! [postcard]: https://docs.rs/postcard
 
+use super::lexeme_trie::{LexemeForms, LexemeTrie};
 use super::simulate::Blocked;
 use super::{ClassifierConfig, Dfa, Edge, Output, RowAutomaton, StackClassifier, LARGE_CLASS, NO_OUTPUT};
 use crate::error::{Error, Result};
@@ -70,12 +75,13 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+use std::hash::Hasher as _;
+use twox_hash::XxHash3_64;
 
 /// The first bytes of every artifact.
 const MAGIC: [u8; 8] = *b"SMCLASS\0";
 /// Bumped whenever a record's meaning changes; other versions are refused.
-const FORMAT_VERSION: u32 = 3;
+const FORMAT_VERSION: u32 = 4;
 /// Magic, version, reserved word, metadata length, word count, digest.
 const HEADER_BYTES: usize = 40;
 /// The header bytes the digest covers (all but the digest).
@@ -107,8 +113,11 @@ struct Payload {
     vocab_len: u64,
     /// Every distinct lexeme of the rows.
     lexemes: Vec<Lexeme>,
-    /// Every distinct lexeme sequence of the rows' classes, as indices into `lexemes`.
-    sequences: Vec<Vec<u32>>,
+    /// Every distinct lexeme sequence of the rows' classes, as indices into `lexemes`,
+    /// one after another.
+    sequences: Span,
+    /// Where each sequence ends in `sequences`.
+    sequence_ends: Span,
     rows: Vec<RowRecord>,
 }
 
@@ -146,6 +155,7 @@ impl ClassRecord {
 
 #[derive(Serialize, Deserialize)]
 struct AutomatonRecord {
+    trie: TrieRecord,
     /// Dense bitmaps of the row's large classes, by class index, ascending.
     large: Vec<(u32, Span)>,
     /// Configuration sets by automaton state id, the dead and start states first.
@@ -153,6 +163,17 @@ struct AutomatonRecord {
     /// Token sets by id.
     outputs: Vec<OutputRecord>,
     edges: Vec<(u32, LrState, Edge)>,
+}
+
+/// A [`LexemeTrie`] as [`LexemeTrie::to_words`] gives it.
+#[derive(Serialize, Deserialize)]
+struct TrieRecord {
+    /// Its node, edge, group and class arrays.
+    words: [Span; 4],
+    /// Its lexemes, as indices into the payload's `lexemes`.
+    lexemes: Vec<u32>,
+    /// Its terminal sets, as terminal ids.
+    sets: Vec<Vec<u32>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -181,9 +202,12 @@ struct Span {
 /// The lexemes and lexeme sequences being written, each once.
 #[derive(Default)]
 struct SequenceTable<'a> {
-    lexemes: Vec<&'a Lexeme>,
-    lexeme_ids: HashMap<&'a Lexeme, u32>,
-    sequences: Vec<Vec<u32>>,
+    lexemes: Vec<Lexeme>,
+    lexeme_ids: HashMap<Lexeme, u32>,
+    /// The sequences' lexeme ids, one sequence after another.
+    sequences: Vec<u32>,
+    /// Where each sequence ends in `sequences`.
+    ends: Vec<u32>,
     sequence_ids: HashMap<&'a [Lexeme], u32>,
 }
 
@@ -192,19 +216,23 @@ impl<'a> SequenceTable<'a> {
         if let Some(&id) = self.sequence_ids.get(sequence) {
             return id;
         }
-        let ids = sequence
-            .iter()
-            .map(|lexeme| {
-                *self.lexeme_ids.entry(lexeme).or_insert_with(|| {
-                    self.lexemes.push(lexeme);
-                    self.lexemes.len() as u32 - 1
-                })
-            })
-            .collect();
-        self.sequences.push(ids);
-        let id = self.sequences.len() as u32 - 1;
+        for lexeme in sequence {
+            let id = self.lexeme(lexeme);
+            self.sequences.push(id);
+        }
+        self.ends.push(self.sequences.len() as u32);
+        let id = self.ends.len() as u32 - 1;
         self.sequence_ids.insert(sequence, id);
         id
+    }
+
+    fn lexeme(&mut self, lexeme: &Lexeme) -> u32 {
+        if let Some(&id) = self.lexeme_ids.get(lexeme) {
+            return id;
+        }
+        self.lexemes.push(lexeme.clone());
+        self.lexeme_ids.insert(lexeme.clone(), self.lexemes.len() as u32 - 1);
+        self.lexemes.len() as u32 - 1
     }
 }
 
@@ -254,8 +282,9 @@ impl StackClassifier {
             compiled_fingerprint: compiled_fingerprint(self.compiled())?,
             vocab_fingerprint: self.vocab().fingerprint(),
             vocab_len: self.vocab().len() as u64,
-            lexemes: sequences.lexemes.into_iter().cloned().collect(),
-            sequences: sequences.sequences,
+            sequences: words.push(&sequences.sequences),
+            sequence_ends: words.push(&sequences.ends),
+            lexemes: sequences.lexemes,
             rows,
         };
         let meta = postcard::to_stdvec(&payload).map_err(|e| artifact_error("payload", e))?;
@@ -301,10 +330,8 @@ impl StackClassifier {
         // SAFETY: the mapping is only read, through bounds-checked slices; what the
         // caller must uphold (no truncation while mapped) is documented above. Changed
         // bytes are caught by the digest at load, or read as other (in-range) words.
-        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-        let (layout, payload, compiled) = read(&map, &vocab, config)?;
-        let words = WordBuffer::from_mapped(map, layout.words).ok_or_else(|| artifact_error("words", "not whole words"))?;
-        StackClassifier::from_payload(payload, compiled, Arc::new(words), vocab, config)
+        let map = Arc::new(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?);
+        load(&map, |layout| WordBuffer::from_mapped(Arc::clone(&map), layout.words.clone()), vocab, config)
     }
 
     /// Load an artifact written by [`StackClassifier::to_artifact`] for the vocabulary
@@ -317,10 +344,7 @@ impl StackClassifier {
     ///
     /// See [`StackClassifier::to_artifact`] for an example.
     pub fn from_artifact(bytes: &[u8], vocab: Arc<Vocabulary>, config: &ArtifactConfig) -> Result<StackClassifier> {
-        let (layout, payload, compiled) = read(bytes, &vocab, config)?;
-        let words =
-            WordBuffer::from_le_bytes(&bytes[layout.words]).ok_or_else(|| artifact_error("words", "not whole words"))?;
-        StackClassifier::from_payload(payload, compiled, Arc::new(words), vocab, config)
+        load(bytes, |layout| WordBuffer::from_le_bytes(&bytes[layout.words.clone()]), vocab, config)
     }
 
     /// The classifier of a checked artifact's metadata and words.
@@ -331,8 +355,10 @@ impl StackClassifier {
         vocab: Arc<Vocabulary>,
         config: &ArtifactConfig,
     ) -> Result<StackClassifier> {
-        let sequences = lexeme_sequences(payload.lexemes, payload.sequences, &compiled)?;
         let section = Section { buffer: &words, vocab_len: vocab.len() };
+        let sequences = lexeme_sequences(&payload, &compiled, &section)?;
+        let capacity = compiled.tables().terminal_capacity();
+        let forms: Vec<LexemeForms> = payload.lexemes.iter().map(|lexeme| LexemeForms::new(lexeme, capacity)).collect();
         let rows = payload
             .rows
             .into_par_iter()
@@ -345,7 +371,7 @@ impl StackClassifier {
         })?;
         let classifier = StackClassifier::with_spanner(Arc::new(spanner), config.classifier.clone());
         automata.into_par_iter().try_for_each(|(q, record)| match record {
-            Some(record) => classifier.restore(q, record, &section),
+            Some(record) => classifier.restore(q, record, &forms, &section),
             None => Ok(()),
         })?;
         Ok(classifier)
@@ -368,16 +394,20 @@ impl StackClassifier {
             .collect();
         let classes = words.push(&classes);
         let tokens = words.push(row.all_tokens());
-        let automaton = self.automata[q.index()].get().map(|automaton| AutomatonRecord::of(automaton, words));
+        let automaton = self.automata[q.index()].get().map(|automaton| AutomatonRecord::of(automaton, sequences, words));
         RowRecord { state: q, tokens, classes, automaton }
     }
 
-    /// Install lexer state `q`'s automaton from `record` (its row is loaded already).
-    fn restore(&self, q: LexState, record: AutomatonRecord, section: &Section) -> Result<()> {
+    /// Install lexer state `q`'s automaton from `record` (its row is loaded already);
+    /// `forms` are the payload's lexemes.
+    fn restore(&self, q: LexState, record: AutomatonRecord, forms: &[LexemeForms], section: &Section) -> Result<()> {
         let at = || format!("automaton of lexer state {}", q.index());
         let row = self.spanner.row(q);
+        let capacity = self.compiled().tables().terminal_capacity();
+        let trie = restore_trie(&row, record.trie, forms, capacity, section)
+            .map_err(|reason| Error::Artifact { at: format!("{}, lexeme trie", at()), reason })?;
         let large = restore_large(&row, record.large, section).map_err(|reason| Error::Artifact { at: at(), reason })?;
-        let automaton = self.automata[q.index()].get_or_init(|| self.new_automaton(row, large));
+        let automaton = self.automata[q.index()].get_or_init(|| self.automaton_of(row, trie, large));
         let dfa = restore_dfa(automaton, record.states, record.outputs, record.edges, self.compiled().tables().state_count(), section)
             .map_err(|reason| Error::Artifact { at: at(), reason })?;
         let mut slot = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());
@@ -389,7 +419,8 @@ impl StackClassifier {
 }
 
 impl AutomatonRecord {
-    fn of(automaton: &RowAutomaton, words: &mut WordSection) -> AutomatonRecord {
+    fn of(automaton: &RowAutomaton, sequences: &mut SequenceTable, words: &mut WordSection) -> AutomatonRecord {
+        let trie = TrieRecord::of(&automaton.trie, sequences, words);
         let mut large: Vec<(u32, &Words)> = automaton.large.iter().map(|(&c, bits)| (c, bits)).collect();
         large.sort_unstable_by_key(|&(c, _)| c);
         let large = large.into_iter().map(|(c, bits)| (c, words.push(bits))).collect();
@@ -412,7 +443,17 @@ impl AutomatonRecord {
             .collect();
         let mut edges: Vec<(u32, LrState, Edge)> = dfa.edges.iter().map(|(&(state, lr), &edge)| (state, lr, edge)).collect();
         edges.sort_unstable_by_key(|&(state, lr, _)| (state, lr));
-        AutomatonRecord { large, states, outputs, edges }
+        AutomatonRecord { trie, large, states, outputs, edges }
+    }
+}
+
+impl TrieRecord {
+    fn of(trie: &LexemeTrie, sequences: &mut SequenceTable, words: &mut WordSection) -> TrieRecord {
+        TrieRecord {
+            words: trie.to_words().map(|part| words.push(&part)),
+            lexemes: trie.lexemes().iter().map(|forms| sequences.lexeme(&forms.lexeme())).collect(),
+            sets: trie.sets().iter().map(|set| set.iter().map(|t| t.0).collect()).collect(),
+        }
     }
 }
 
@@ -436,11 +477,11 @@ fn encode(meta: &[u8], words: &[u32]) -> Vec<u8> {
 
 /// The digest of an artifact's bytes (see the module documentation).
 fn digest(bytes: &[u8]) -> u64 {
-    let chunks: Vec<u64> = bytes[HEADER_BYTES..].par_chunks(DIGEST_CHUNK).map(xxh3_64).collect();
-    let mut hasher = Xxh3::new();
-    hasher.update(&bytes[..DIGESTED_HEADER]);
-    chunks.iter().for_each(|chunk| hasher.update(&chunk.to_le_bytes()));
-    hasher.digest()
+    let chunks: Vec<u64> = bytes[HEADER_BYTES..].par_chunks(DIGEST_CHUNK).map(XxHash3_64::oneshot).collect();
+    let mut hasher = XxHash3_64::new();
+    hasher.write(&bytes[..DIGESTED_HEADER]);
+    chunks.iter().for_each(|chunk| hasher.write(&chunk.to_le_bytes()));
+    hasher.finish()
 }
 
 /// Where an artifact's sections are, once its header and digest check out.
@@ -449,16 +490,27 @@ struct Layout {
     words: Range<usize>,
 }
 
-/// `bytes`' layout, metadata and compiled grammar. The digest is verified while the
-/// metadata is decoded and its grammar compiled, on another core (decoding unverified
-/// bytes is as safe as decoding any: it checks everything it reads); a digest mismatch
-/// is the error reported when both fail.
-fn read(bytes: &[u8], vocab: &Vocabulary, config: &ArtifactConfig) -> Result<(Layout, Payload, Arc<CompiledGrammar>)> {
+/// The classifier of the artifact `bytes`, its word section read by `words` (`None`
+/// when not whole words). The digest is verified while everything else loads, on the
+/// other cores (loading unverified bytes is as safe as loading any: it checks
+/// everything it reads); a digest mismatch is the error reported whatever else failed.
+fn load(
+    bytes: &[u8],
+    words: impl FnOnce(&Layout) -> Option<WordBuffer> + Send,
+    vocab: Arc<Vocabulary>,
+    config: &ArtifactConfig,
+) -> Result<StackClassifier> {
     let layout = Layout::read(bytes)?;
-    let (verified, prepared) = rayon::join(|| layout.verify(bytes), || prepare(&bytes[layout.meta.clone()], vocab, &config.compile));
+    let (verified, loaded) = rayon::join(
+        || layout.verify(bytes),
+        || {
+            let (payload, compiled) = prepare(&bytes[layout.meta.clone()], &vocab, &config.compile)?;
+            let words = words(&layout).ok_or_else(|| artifact_error("words", "not whole words"))?;
+            StackClassifier::from_payload(payload, compiled, Arc::new(words), vocab, config)
+        },
+    );
     verified?;
-    let (payload, compiled) = prepared?;
-    Ok((layout, payload, compiled))
+    loaded
 }
 
 /// The decoded metadata, for `vocab`, and its grammar compiled to the tables it was
@@ -593,32 +645,37 @@ fn compile(grammar: Grammar, config: &CompileConfig) -> Result<CompiledGrammar> 
 
 /// A digest of the compiled lexer and LR tables: the ids an artifact stores.
 fn compiled_fingerprint(compiled: &CompiledGrammar) -> Result<u64> {
-    let mut hasher = Xxh3::new();
+    let mut hasher = XxHash3_64::new();
     compiled.lexer().hash_into(&mut hasher);
     let tables = postcard::to_stdvec(compiled.tables()).map_err(|e| artifact_error("grammar", e))?;
-    hasher.update(&tables);
-    Ok(hasher.digest())
+    hasher.write(&tables);
+    Ok(hasher.finish())
 }
 
 type LoadedRow = (LexState, SpannerRow, Option<AutomatonRecord>);
 
 /// The payload's lexeme sequences, checked against the compiled grammar, each shared by
 /// the classes that name it.
-fn lexeme_sequences(lexemes: Vec<Lexeme>, sequences: Vec<Vec<u32>>, compiled: &CompiledGrammar) -> Result<Vec<Arc<[Lexeme]>>> {
+fn lexeme_sequences(payload: &Payload, compiled: &CompiledGrammar, section: &Section) -> Result<Vec<Arc<[Lexeme]>>> {
+    let lexemes = &payload.lexemes;
     let terminals = compiled.tables().terminal_capacity() - 1;
     for (i, lexeme) in lexemes.iter().enumerate() {
         if let Some(t) = lexeme.terminals.iter().find(|t| t.index() >= terminals) {
             return Err(artifact_error(&format!("lexeme {i}"), format!("names terminal {}; the grammar has {terminals}", t.0)));
         }
     }
-    let sequence = |(i, ids): (usize, Vec<u32>)| {
-        if ids.iter().any(|&id| id as usize >= lexemes.len()) {
-            let reason = format!("names a lexeme past the {} written", lexemes.len());
-            return Err(artifact_error(&format!("lexeme sequence {i}"), reason));
-        }
-        Ok(ids.iter().map(|&id| lexemes[id as usize].clone()).collect::<Arc<[Lexeme]>>())
-    };
-    sequences.into_par_iter().enumerate().map(sequence).collect()
+    let words = |span| section.words(span).map_err(|reason| artifact_error("lexeme sequences", reason));
+    let (ids, ends) = (words(payload.sequences)?, words(payload.sequence_ends)?);
+    if let Some(&id) = ids.iter().find(|&&id| id as usize >= lexemes.len()) {
+        return Err(artifact_error("lexeme sequences", format!("lexeme {id}; {} were written", lexemes.len())));
+    }
+    let ascending = ends.windows(2).all(|pair| pair[0] <= pair[1]);
+    if !ascending || ends.last().is_some_and(|&end| end as usize != ids.len()) {
+        return Err(artifact_error("lexeme sequences", format!("ends that do not split the {} lexeme ids", ids.len())));
+    }
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    let sequence = |(start, end): (u32, u32)| ids[start as usize..end as usize].iter().map(|&id| lexemes[id as usize].clone()).collect();
+    Ok(starts.zip(ends.iter().copied()).map(sequence).collect())
 }
 
 /// A row record checked against the compiled grammar and the word section.
@@ -677,6 +734,15 @@ fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The lexeme trie of `row` that `record` gives, checked; `forms` are the payload's
+/// lexemes.
+fn restore_trie(row: &SpannerRow, record: TrieRecord, forms: &[LexemeForms], capacity: usize, section: &Section) -> Result<LexemeTrie, String> {
+    let lexemes = record.lexemes.iter().map(|&id| forms.get(id as usize).cloned().ok_or_else(|| format!("lexeme {id} of {}", forms.len())));
+    let lexemes = lexemes.collect::<Result<Vec<_>, String>>()?;
+    let [nodes, edges, groups, classes] = record.words.map(|span| section.words(span));
+    LexemeTrie::from_words([&nodes?, &edges?, &groups?, &classes?], lexemes, &record.sets, row, capacity)
 }
 
 /// The large-class bitmaps of `row`: exactly its classes of more than [`LARGE_CLASS`]
@@ -867,5 +933,49 @@ mod tests {
 
         let ragged = crafted(&c, |p, _| p.rows[0].classes.len -= 1);
         assert!(refusal(&c, &ragged).contains("not a multiple"));
+
+        let unsplit = crafted(&c, |p, _| p.sequence_ends.len -= 1);
+        assert!(refusal(&c, &unsplit).contains("do not split"), "{}", refusal(&c, &unsplit));
+    }
+
+    #[test]
+    fn loaded_lexeme_tries_are_the_built_ones() {
+        let c = built();
+        let loaded = StackClassifier::from_artifact(&c.to_artifact().unwrap(), Arc::clone(c.vocab()), &ArtifactConfig::default()).unwrap();
+        let tries = |c: &StackClassifier| c.automata.iter().filter_map(|a| a.get().map(|a| a.trie.clone())).collect::<Vec<_>>();
+        let built_tries = tries(&c);
+        assert!(built_tries.iter().any(|t| t.node_count() > 2), "a trie with lexeme edges");
+        assert_eq!(tries(&loaded), built_tries);
+    }
+
+    #[test]
+    fn inconsistent_lexeme_tries_are_refused() {
+        let c = built();
+        // The trie of the first automaton with lexeme edges, and its words.
+        fn trie(p: &mut Payload) -> &mut TrieRecord {
+            let mut automata = p.rows.iter_mut().filter_map(|r| r.automaton.as_mut());
+            automata.find(|a| a.trie.words[1].len > 0).map(|a| &mut a.trie).unwrap()
+        }
+        let part = |t: &TrieRecord, i: usize| t.words[i].start as usize..(t.words[i].start + t.words[i].len) as usize;
+        let (nodes, edges, groups, classes) = (0, 1, 2, 3);
+        let expect = |bytes: Vec<u8>, reason: &str| {
+            let refused = refusal(&c, &bytes);
+            assert!(refused.contains("lexeme trie") && refused.contains(reason), "{refused}");
+        };
+
+        expect(crafted(&c, |p, w| w[part(trie(p), edges)][1] = 0), "an edge on lexeme");
+        expect(crafted(&c, |p, w| w[part(trie(p), edges)][0] = u32::MAX), "an edge on lexeme");
+        expect(crafted(&c, |p, w| w[part(trie(p), nodes)][0] += 1), "do not split");
+        expect(crafted(&c, |p, _| trie(p).words[nodes].len -= 1), "not a multiple of 4");
+        expect(crafted(&c, |p, w| w[part(trie(p), classes)][0] = u32::MAX), "the row has");
+        expect(crafted(&c, |p, _| trie(p).lexemes[0] = u32::MAX), &format!("lexeme {}", u32::MAX));
+        expect(crafted(&c, |p, _| trie(p).sets.push(vec![u32::MAX])), "in a terminal set");
+        let no_waiting_set = crafted(&c, |p, w| {
+            let t = trie(p);
+            let node = w[part(t, nodes)].chunks(4).position(|n| n[3] != u32::MAX).expect("a node with waiting classes");
+            w[part(t, nodes)][node * 4 + 3] = u32::MAX;
+        });
+        expect(no_waiting_set, "waiting groups");
+        expect(crafted(&c, |p, w| w[part(trie(p), groups)][0] = u32::MAX), "out of bounds");
     }
 }

@@ -527,6 +527,12 @@ impl StackClassifier {
     /// The automaton of `row` with no states built beyond the dead and start ones.
     fn new_automaton(&self, row: Arc<SpannerRow>, large: HashMap<u32, Words>) -> RowAutomaton {
         let trie = LexemeTrie::new(&row, self.compiled().lexer(), self.compiled().tables().terminal_capacity());
+        self.automaton_of(row, trie, large)
+    }
+
+    /// The automaton of `row`, with its lexeme trie, and no states built beyond the
+    /// dead and start ones.
+    fn automaton_of(&self, row: Arc<SpannerRow>, trie: LexemeTrie, large: HashMap<u32, Words>) -> RowAutomaton {
         let bytes = trie.memory_bytes() + large.len() * self.words * 4;
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
         RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }

@@ -26,6 +26,7 @@ use super::{seeds_hash, Builder, Graph, LexState, SharedSubset, Subset};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use hashbrown::HashMap;
+use std::hash::Hasher as _;
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind, Literal};
 
@@ -151,10 +152,10 @@ impl CountClasses {
     }
 
     /// Feed the classes to `hasher` (for fingerprints of compiled grammars).
-    pub(super) fn hash_into(&self, hasher: &mut xxhash_rust::xxh3::Xxh3) {
+    pub(super) fn hash_into(&self, hasher: &mut twox_hash::XxHash3_64) {
         for (&start, &single) in self.starts.iter().zip(&self.single) {
-            hasher.update(&start.to_le_bytes());
-            hasher.update(&[single as u8]);
+            hasher.write(&start.to_le_bytes());
+            hasher.write(&[single as u8]);
         }
     }
 }

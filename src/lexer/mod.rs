@@ -61,6 +61,7 @@ use smallvec::SmallVec;
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind};
+use std::hash::Hasher as _;
 use std::rc::Rc;
 use std::time::Duration;
 
@@ -317,26 +318,26 @@ impl Lexer {
     }
 
     /// Feed every table of the DFA to `hasher` (for fingerprints of compiled grammars).
-    pub(crate) fn hash_into(&self, hasher: &mut xxhash_rust::xxh3::Xxh3) {
-        hasher.update(&self.classes);
-        hasher.update(&(self.stride as u64).to_le_bytes());
+    pub(crate) fn hash_into(&self, hasher: &mut twox_hash::XxHash3_64) {
+        hasher.write(&self.classes);
+        hasher.write(&(self.stride as u64).to_le_bytes());
         let words = |ids: &mut dyn Iterator<Item = u32>| ids.flat_map(u32::to_le_bytes).collect::<Vec<u8>>();
-        hasher.update(&words(&mut self.transitions.iter().map(|q| q.0)));
+        hasher.write(&words(&mut self.transitions.iter().map(|q| q.0)));
         for accepts in &self.accepts {
-            hasher.update(&(accepts.len() as u32).to_le_bytes());
-            hasher.update(&words(&mut accepts.iter().map(|t| t.0)));
+            hasher.write(&(accepts.len() as u32).to_le_bytes());
+            hasher.write(&words(&mut accepts.iter().map(|t| t.0)));
         }
         for set in self.completable.iter().chain([&self.ignored]) {
-            hasher.update(&words(&mut set.iter().map(|t| t.0)));
-            hasher.update(&u32::MAX.to_le_bytes());
+            hasher.write(&words(&mut set.iter().map(|t| t.0)));
+            hasher.write(&u32::MAX.to_le_bytes());
         }
         if let Some(counting) = &self.counting {
-            hasher.update(&(counting.horizon as u64).to_le_bytes());
+            hasher.write(&(counting.horizon as u64).to_le_bytes());
             counting.classes.hash_into(hasher);
             let mut by_group: Vec<_> = counting.by_group.iter().map(|(&(g, k), q)| [g, k, q.0]).collect();
             by_group.sort_unstable();
             let states = counting.states.iter().map(|s| [s.part as u32, s.group, s.class]);
-            hasher.update(&words(&mut states.chain(by_group).flatten()));
+            hasher.write(&words(&mut states.chain(by_group).flatten()));
         }
     }
 

@@ -1,6 +1,7 @@
 //! The vocabulary: what every token id stands for, as exact bytes.
 
 use std::fmt::{self, Write as _};
+use std::hash::Hasher as _;
 
 use super::trie::TokenTrie;
 use crate::{Error, Result};
@@ -120,15 +121,15 @@ impl Vocabulary {
     /// assert_eq!(a.fingerprint(), a.clone().fingerprint());
     /// ```
     pub fn fingerprint(&self) -> u64 {
-        let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-        hasher.update(&(self.len() as u64).to_le_bytes());
+        let mut hasher = twox_hash::XxHash3_64::new();
+        hasher.write(&(self.len() as u64).to_le_bytes());
         for offset in &self.offsets {
-            hasher.update(&(*offset as u64).to_le_bytes());
+            hasher.write(&(*offset as u64).to_le_bytes());
         }
-        hasher.update(&self.bytes);
+        hasher.write(&self.bytes);
         let special: Vec<u8> = self.special.iter().map(|&s| u8::from(s)).collect();
-        hasher.update(&special);
-        hasher.digest()
+        hasher.write(&special);
+        hasher.finish()
     }
 
     /// Number of token ids: one more than the largest id, which is the mask size in tokens.
