@@ -770,19 +770,25 @@ fn restore_dfa(
     if states.len() < base || !states[0].is_empty() || states[1] != [Blocked::START] {
         return Err("the first states are not the dead and start states".into());
     }
+    dfa.ids.reserve(states.len() - base);
+    dfa.output_ids.reserve(outputs.len());
+    dfa.edges.reserve(edges.len());
     for (id, configs) in states.into_iter().enumerate().skip(base) {
         if let Some(Err(reason)) = configs.iter().map(|b| b.check(&automaton.trie)).find(Result::is_err) {
             return Err(format!("state {id}: {reason}"));
         }
-        if dfa.intern_state(configs) as usize != id {
+        if dfa.push_state(configs).is_none() {
             return Err(format!("state {id} repeats an earlier one"));
         }
     }
     for (id, record) in outputs.into_iter().enumerate() {
-        let output = output_from_record(automaton, record.form, section).map_err(|reason| format!("token set {id}: {reason}"))?;
-        let classes = section.words(record.classes).map_err(|reason| format!("token set {id}: {reason}"))?;
-        check_output_classes(automaton, &classes, &dfa).map_err(|reason| format!("token set {id}: {reason}"))?;
-        dfa.push_output(classes, output);
+        let at = |reason| format!("token set {id}: {reason}");
+        let output = output_from_record(automaton, record.form, section).map_err(at)?;
+        let classes = section.words(record.classes).map_err(at)?;
+        check_output_classes(automaton, &classes).map_err(at)?;
+        if dfa.push_output(classes, output).is_none() {
+            return Err(at("repeats an earlier one".into()));
+        }
     }
     for (state, lr, edge) in edges {
         check_edge(&dfa, state, lr, edge, lr_states)?;
@@ -807,14 +813,14 @@ fn output_from_record(automaton: &RowAutomaton, form: OutputForm, section: &Sect
     }
 }
 
-/// A token set's key: classes of the row, not empty, not an earlier set's.
-fn check_output_classes(automaton: &RowAutomaton, classes: &[u32], dfa: &Dfa) -> Result<(), String> {
+/// A token set's key: classes of the row, not empty.
+fn check_output_classes(automaton: &RowAutomaton, classes: &[u32]) -> Result<(), String> {
     let count = automaton.row.classes().len();
     if let Some(c) = classes.iter().find(|&&c| c as usize >= count) {
         return Err(format!("names class {c}; the row has {count}"));
     }
-    if classes.is_empty() || dfa.output_ids.contains_key(classes) {
-        return Err("empty or repeats an earlier one".into());
+    if classes.is_empty() {
+        return Err("empty".into());
     }
     Ok(())
 }

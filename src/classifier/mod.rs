@@ -286,15 +286,22 @@ impl Dfa {
     }
 
     fn intern_state(&mut self, configs: Vec<Blocked>) -> u32 {
-        if let Some(&id) = self.ids.get(configs.as_slice()) {
-            return id;
+        match self.ids.get(configs.as_slice()) {
+            Some(&id) => id,
+            None => self.push_state(configs).expect("a state not interned yet"),
         }
+    }
+
+    /// Add the state of `configs`, its id; `None` when it is one already.
+    fn push_state(&mut self, configs: Vec<Blocked>) -> Option<u32> {
         let id = self.states.len() as u32;
         let configs: Arc<[Blocked]> = configs.into();
-        self.bytes += configs.len() * std::mem::size_of::<Blocked>() * 2 + 64;
-        self.states.push(Arc::clone(&configs));
-        self.ids.insert(configs, id);
-        id
+        let bytes = configs.len() * std::mem::size_of::<Blocked>() * 2 + 64;
+        let hashbrown::hash_map::Entry::Vacant(slot) = self.ids.entry(Arc::clone(&configs)) else { return None };
+        slot.insert(id);
+        self.bytes += bytes;
+        self.states.push(configs);
+        Some(id)
     }
 
     fn intern_output(&mut self, classes: Vec<u32>, automaton: &RowAutomaton, words: usize) -> u32 {
@@ -305,16 +312,19 @@ impl Dfa {
             return id;
         }
         let output = Output::new(&classes, automaton, words);
-        self.push_output(classes.into(), output)
+        self.push_output(classes.into(), output).expect("a token set not interned yet")
     }
 
-    /// Add `output`, the token set of `classes` (not interned yet); its id.
-    fn push_output(&mut self, classes: Words, output: Output) -> u32 {
+    /// Add `output`, the token set of `classes`, its id; `None` when `classes` have one
+    /// already.
+    fn push_output(&mut self, classes: Words, output: Output) -> Option<u32> {
         let id = self.outputs.len() as u32;
-        self.bytes += output.bytes() + classes.len() * 4 + 64;
+        let bytes = output.bytes() + classes.len() * 4 + 64;
+        let hashbrown::hash_map::Entry::Vacant(slot) = self.output_ids.entry(classes) else { return None };
+        slot.insert(id);
+        self.bytes += bytes;
         self.outputs.push(output);
-        self.output_ids.insert(classes, id);
-        id
+        Some(id)
     }
 }
 
@@ -717,7 +727,7 @@ fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Words> {
     let large = (0..row.classes().len()).filter(|&i| row.tokens(i).len() > LARGE_CLASS);
     large
         .map(|i| {
-            let made = row.classes()[i].bitmap.clone().filter(|bits| bits.len() == words);
+            let made = row.classes()[i].bitmap.as_deref().filter(|bits| bits.len() == words).cloned();
             let bits = made.unwrap_or_else(|| {
                 let mut bits = vec![0u32; words];
                 crate::matcher::set_bits(&mut bits, row.tokens(i));

@@ -136,8 +136,9 @@ pub struct TokenClass {
     /// Where its ascending token ids are in the row's [`SpannerRow::all_tokens`].
     pub(crate) tokens: Range<u32>,
     /// The same ids as a token bitmap (mask layout), when the walk made one: it gathers
-    /// the ids of a class holding much of the vocabulary in one.
-    pub(crate) bitmap: Option<Words>,
+    /// the ids of a class holding much of the vocabulary in one. Boxed, since few classes
+    /// have one and rows hold many classes (645k for a Java grammar).
+    pub(crate) bitmap: Option<Box<Words>>,
 }
 
 /// One lexer state's partition of the (live) vocabulary into [`TokenClass`]es.
@@ -952,7 +953,7 @@ impl<'a> Walk<'a> {
     /// tokens is sorted; a class holding many sets its ids in a bit set of the vocabulary
     /// and reads them back in order, which is linear and stays in cache (a row inside a
     /// string literal holds most of the vocabulary in one or two classes).
-    fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>, Vec<Option<Words>>) {
+    fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>, Vec<Option<Box<Words>>>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
         let plain = self.plain_class.zip(self.plain);
@@ -986,19 +987,19 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        let mut bitmaps: Vec<Option<Words>> = Vec::with_capacity(ranges.len());
+        let mut bitmaps: Vec<Option<Box<Words>>> = Vec::with_capacity(ranges.len());
         for (class, (range, set)) in ranges.iter().zip(dense).enumerate() {
             let class_tokens = &mut tokens[range.start as usize..range.end as usize];
             let bitmap = match (set, plain) {
                 (Some(set), _) => {
                     set.write_ascending(class_tokens);
-                    Some(set.into_words())
+                    Some(Box::new(set.into_words()))
                 }
                 (None, Some((plain_class, plain))) if plain_class == class as u32 => {
                     let others = merge_plain(class_tokens, plain.ids());
                     let mut bits = BitSet::from_words(plain.bitmap(), self.token_count);
                     others.iter().for_each(|&t| bits.insert(t));
-                    Some(bits.into_words())
+                    Some(Box::new(bits.into_words()))
                 }
                 (None, _) => {
                     class_tokens.sort_unstable();
