@@ -113,7 +113,7 @@ pub struct WordBuffer(Storage);
 
 enum Storage {
     Heap(Box<[u32]>),
-    Mapped { map: Arc<memmap2::Mmap>, range: Range<usize> },
+    Mapped { map: memmap2::Mmap, range: Range<usize> },
 }
 
 impl WordBuffer {
@@ -135,16 +135,23 @@ impl WordBuffer {
         Some(WordBuffer::from_words(words))
     }
 
-    /// The bytes `range` of the mapping `map`, read in place as little-endian words; a
-    /// copy (as [`WordBuffer::from_le_bytes`]) where they cannot be: a big-endian target
-    /// or a range that is not 4-aligned. `None` when `range` is out of bounds or not
-    /// whole words.
-    pub(crate) fn from_mapped(map: Arc<memmap2::Mmap>, range: Range<usize>) -> Option<WordBuffer> {
-        let bytes = map.get(range.clone())?;
-        if cfg!(target_endian = "little") && bytemuck::try_cast_slice::<u8, u32>(bytes).is_ok() {
-            return Some(WordBuffer(Storage::Mapped { map, range }));
+    /// The bytes `range` of the mapping `map`, read in place as little-endian words, or
+    /// `map` back where they cannot be: out of bounds, not whole 4-aligned words, or a
+    /// big-endian target.
+    pub(crate) fn in_place(map: memmap2::Mmap, range: Range<usize>) -> Result<WordBuffer, memmap2::Mmap> {
+        let words = map.get(range.clone()).map(bytemuck::try_cast_slice::<u8, u32>);
+        match words {
+            Some(Ok(_)) if cfg!(target_endian = "little") => Ok(WordBuffer(Storage::Mapped { map, range })),
+            _ => Err(map),
         }
-        WordBuffer::from_le_bytes(bytes)
+    }
+
+    /// The whole mapping the words are read from, when they are mapped.
+    pub(crate) fn mapping(&self) -> Option<&[u8]> {
+        match &self.0 {
+            Storage::Heap(_) => None,
+            Storage::Mapped { map, .. } => Some(map),
+        }
     }
 
     /// The words.

@@ -330,8 +330,17 @@ impl StackClassifier {
         // SAFETY: the mapping is only read, through bounds-checked slices; what the
         // caller must uphold (no truncation while mapped) is documented above. Changed
         // bytes are caught by the digest at load, or read as other (in-range) words.
-        let map = Arc::new(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?);
-        load(&map, |layout| WordBuffer::from_mapped(Arc::clone(&map), layout.words.clone()), vocab, config)
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
+        let words = Layout::read(&map)?.words;
+        match WordBuffer::in_place(map, words) {
+            Ok(buffer) => {
+                let buffer = Arc::new(buffer);
+                let bytes = buffer.mapping().expect("a mapped buffer");
+                load(bytes, |_| Some(Arc::clone(&buffer)), vocab, config)
+            }
+            // Not readable in place (a big-endian target): one copy, as from bytes.
+            Err(map) => StackClassifier::from_artifact(&map, vocab, config),
+        }
     }
 
     /// Load an artifact written by [`StackClassifier::to_artifact`] for the vocabulary
@@ -344,7 +353,7 @@ impl StackClassifier {
     ///
     /// See [`StackClassifier::to_artifact`] for an example.
     pub fn from_artifact(bytes: &[u8], vocab: Arc<Vocabulary>, config: &ArtifactConfig) -> Result<StackClassifier> {
-        load(bytes, |layout| WordBuffer::from_le_bytes(&bytes[layout.words.clone()]), vocab, config)
+        load(bytes, |layout| WordBuffer::from_le_bytes(&bytes[layout.words.clone()]).map(Arc::new), vocab, config)
     }
 
     /// The classifier of a checked artifact's metadata and words.
@@ -496,7 +505,7 @@ struct Layout {
 /// everything it reads); a digest mismatch is the error reported whatever else failed.
 fn load(
     bytes: &[u8],
-    words: impl FnOnce(&Layout) -> Option<WordBuffer> + Send,
+    words: impl FnOnce(&Layout) -> Option<Arc<WordBuffer>> + Send,
     vocab: Arc<Vocabulary>,
     config: &ArtifactConfig,
 ) -> Result<StackClassifier> {
@@ -506,7 +515,7 @@ fn load(
         || {
             let (payload, compiled) = prepare(&bytes[layout.meta.clone()], &vocab, &config.compile)?;
             let words = words(&layout).ok_or_else(|| artifact_error("words", "not whole words"))?;
-            StackClassifier::from_payload(payload, compiled, Arc::new(words), vocab, config)
+            StackClassifier::from_payload(payload, compiled, words, vocab, config)
         },
     );
     verified?;
