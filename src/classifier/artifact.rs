@@ -747,9 +747,15 @@ fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {
 
 /// The lexeme trie of `row` that `record` gives, checked; `forms` are the payload's
 /// lexemes.
-fn restore_trie(row: &SpannerRow, record: TrieRecord, forms: &[LexemeForms], capacity: usize, section: &Section) -> Result<LexemeTrie, String> {
-    let lexemes = record.lexemes.iter().map(|&id| forms.get(id as usize).cloned().ok_or_else(|| format!("lexeme {id} of {}", forms.len())));
-    let lexemes = lexemes.collect::<Result<Vec<_>, String>>()?;
+fn restore_trie(
+    row: &SpannerRow,
+    record: TrieRecord,
+    forms: &[LexemeForms],
+    capacity: usize,
+    section: &Section,
+) -> Result<LexemeTrie, String> {
+    let form = |&id: &u32| forms.get(id as usize).cloned().ok_or_else(|| format!("lexeme {id} of {}", forms.len()));
+    let lexemes = record.lexemes.iter().map(form).collect::<Result<Vec<_>, String>>()?;
     let [nodes, edges, groups, classes] = record.words.map(|span| section.words(span));
     LexemeTrie::from_words([&nodes?, &edges?, &groups?, &classes?], lexemes, &record.sets, row, capacity)
 }

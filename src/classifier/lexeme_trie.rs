@@ -4,8 +4,9 @@
 //! The trie is built each time a lexer state's automaton is (first use or eager build)
 //! over rows of up to a few thousand classes, so it lives in flat arrays: edge, class
 //! and group lists laid out node after node (a node holds where its runs end), and each
-//! distinct lexeme and terminal set stored once. Artifacts store those arrays as words ([`LexemeTrie::to_words`]), and
-//! loading checks them instead of building the trie again ([`LexemeTrie::from_words`]).
+//! distinct lexeme and terminal set stored once. Artifacts store those arrays as words
+//! ([`LexemeTrie::to_words`]), and loading checks them instead of building the trie
+//! again ([`LexemeTrie::from_words`]).
 
 use crate::ir::{TerminalId, TerminalSet};
 use crate::lexer::{LexState, Lexer};
@@ -420,8 +421,8 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self, max_lexemes: usize) -> LexemeTrie {
         let mut nodes = vec![TrieNode::EMPTY; self.node_count as usize];
-        let edges = self.edges_by_node();
         set_ends(&mut nodes, self.edges.iter().map(|&(node, _)| node), |n| &mut n.edges_end);
+        let edges = self.edges_by_node(&nodes);
 
         let mut classes = Vec::with_capacity(self.on_arrival.len() + self.waiting.len());
         // Stable sorts of lists pushed in class order, so classes stay ascending; on
@@ -455,14 +456,10 @@ impl<'a> Builder<'a> {
         LexemeTrie { nodes, edges, groups, classes, lexemes: self.lexemes, sets: self.sets, max_lexemes }
     }
 
-    /// The edges laid out node after node (each node's in creation order): a counting
-    /// sort by parent.
-    fn edges_by_node(&self) -> Vec<TrieEdge> {
-        let mut next = vec![0u32; self.node_count as usize + 1];
-        self.edges.iter().for_each(|&(node, _)| next[node as usize + 1] += 1);
-        for i in 1..next.len() {
-            next[i] += next[i - 1];
-        }
+    /// The edges laid out node after node (each node's in creation order), in the runs
+    /// whose ends `nodes` hold: a counting sort by parent.
+    fn edges_by_node(&self, nodes: &[TrieNode]) -> Vec<TrieEdge> {
+        let mut next: Vec<u32> = std::iter::once(0).chain(nodes.iter().map(|n| n.edges_end)).collect();
         let mut edges = vec![TrieEdge { lexeme: 0, child: 0 }; self.edges.len()];
         for &(node, edge) in &self.edges {
             edges[next[node as usize] as usize] = edge;
