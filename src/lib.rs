@@ -43,6 +43,7 @@
 pub mod classifier;
 pub mod error;
 mod fold_hash;
+mod interner;
 pub mod frontend;
 pub mod glr;
 pub mod ir;

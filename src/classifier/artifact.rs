@@ -61,6 +61,7 @@ use super::lexeme_trie::{LexemeForms, LexemeTrie};
 use super::simulate::Blocked;
 use super::{ClassifierConfig, Dfa, Edge, Output, RowAutomaton, StackClassifier, LARGE_CLASS, NO_OUTPUT};
 use crate::error::{Error, Result};
+use crate::interner::Interner;
 use crate::ir::{Grammar, GrammarBuilder};
 use crate::lexer::LexState;
 use crate::lr::LrState;
@@ -202,8 +203,7 @@ struct Span {
 /// The lexemes and lexeme sequences being written, each once.
 #[derive(Default)]
 struct SequenceTable<'a> {
-    lexemes: Vec<Lexeme>,
-    lexeme_ids: HashMap<Lexeme, u32>,
+    lexemes: Interner<Lexeme>,
     /// The sequences' lexeme ids, one sequence after another.
     sequences: Vec<u32>,
     /// Where each sequence ends in `sequences`.
@@ -217,22 +217,13 @@ impl<'a> SequenceTable<'a> {
             return id;
         }
         for lexeme in sequence {
-            let id = self.lexeme(lexeme);
+            let id = self.lexemes.intern(lexeme);
             self.sequences.push(id);
         }
         self.ends.push(self.sequences.len() as u32);
         let id = self.ends.len() as u32 - 1;
         self.sequence_ids.insert(sequence, id);
         id
-    }
-
-    fn lexeme(&mut self, lexeme: &Lexeme) -> u32 {
-        if let Some(&id) = self.lexeme_ids.get(lexeme) {
-            return id;
-        }
-        self.lexemes.push(lexeme.clone());
-        self.lexeme_ids.insert(lexeme.clone(), self.lexemes.len() as u32 - 1);
-        self.lexemes.len() as u32 - 1
     }
 }
 
@@ -284,7 +275,7 @@ impl StackClassifier {
             vocab_len: self.vocab().len() as u64,
             sequences: words.push(&sequences.sequences),
             sequence_ends: words.push(&sequences.ends),
-            lexemes: sequences.lexemes,
+            lexemes: sequences.lexemes.into_items(),
             rows,
         };
         let meta = postcard::to_stdvec(&payload).map_err(|e| artifact_error("payload", e))?;
@@ -460,7 +451,7 @@ impl TrieRecord {
     fn of(trie: &LexemeTrie, sequences: &mut SequenceTable, words: &mut WordSection) -> TrieRecord {
         TrieRecord {
             words: trie.to_words().map(|part| words.push(&part)),
-            lexemes: trie.lexemes().iter().map(|forms| sequences.lexeme(&forms.lexeme())).collect(),
+            lexemes: trie.lexemes().iter().map(|forms| sequences.lexemes.intern(&forms.lexeme())).collect(),
             sets: trie.sets().iter().map(|set| set.iter().map(|t| t.0).collect()).collect(),
         }
     }

@@ -8,6 +8,7 @@
 //! ([`LexemeTrie::to_words`]), and loading checks them instead of building the trie
 //! again ([`LexemeTrie::from_words`]).
 
+use crate::interner::Interner;
 use crate::ir::{TerminalId, TerminalSet};
 use crate::lexer::{LexState, Lexer};
 use crate::spanner::{Lexeme, SpannerRow};
@@ -352,8 +353,7 @@ struct Builder<'a> {
     waiting: Vec<(u32, u32, u32)>,
     /// By lexer state, once met as an end state.
     end_kinds: Vec<Option<EndKind>>,
-    sets: Vec<TerminalSet>,
-    set_ids: HashMap<TerminalSet, u32>,
+    sets: Interner<TerminalSet>,
 }
 
 impl<'a> Builder<'a> {
@@ -369,8 +369,7 @@ impl<'a> Builder<'a> {
             on_arrival: Vec::new(),
             waiting: Vec::with_capacity(classes),
             end_kinds: vec![None; lexer.state_count()],
-            sets: Vec::new(),
-            set_ids: HashMap::new(),
+            sets: Interner::default(),
         }
     }
 
@@ -404,19 +403,10 @@ impl<'a> Builder<'a> {
             EndKind::OnArrival
         } else {
             // Re-sized to the LR tables' capacity (lexer sets have no end marker).
-            EndKind::Waiting(self.intern_set(TerminalSet::with_ids(self.capacity, completable.iter())))
+            EndKind::Waiting(self.sets.intern(&TerminalSet::with_ids(self.capacity, completable.iter())))
         };
         self.end_kinds[end.index()] = Some(kind);
         kind
-    }
-
-    fn intern_set(&mut self, set: TerminalSet) -> u32 {
-        if let Some(&id) = self.set_ids.get(&set) {
-            return id;
-        }
-        self.sets.push(set.clone());
-        self.set_ids.insert(set, self.sets.len() as u32 - 1);
-        self.sets.len() as u32 - 1
     }
 
     fn finish(mut self, max_lexemes: usize) -> LexemeTrie {
@@ -432,9 +422,10 @@ impl<'a> Builder<'a> {
         classes.extend(self.on_arrival.iter().map(|&(_, class)| class));
 
         // Groups of a node are listed in the order of their terminals.
-        let mut rank: Vec<u32> = (0..self.sets.len() as u32).collect();
-        rank.sort_by(|&a, &b| self.sets[a as usize].iter().cmp(self.sets[b as usize].iter()));
-        let mut rank_of = vec![0u32; self.sets.len()];
+        let sets = self.sets.items();
+        let mut rank: Vec<u32> = (0..sets.len() as u32).collect();
+        rank.sort_by(|&a, &b| sets[a as usize].iter().cmp(sets[b as usize].iter()));
+        let mut rank_of = vec![0u32; sets.len()];
         rank.iter().enumerate().for_each(|(r, &set)| rank_of[set as usize] = r as u32);
         self.waiting.sort_by_key(|&(node, set, _)| (node, rank_of[set as usize]));
         let offset = classes.len() as u32;
@@ -449,11 +440,11 @@ impl<'a> Builder<'a> {
         for_each_run(&node_groups, |&(node, _)| node, |node, run| {
             let mut union = TerminalSet::new(self.capacity);
             for &(_, group) in &node_groups[range(&run)] {
-                union.union_with(&self.sets[groups[group as usize].terminals as usize]);
+                union.union_with(&self.sets.items()[groups[group as usize].terminals as usize]);
             }
-            nodes[node as usize].waiting_terminals = self.intern_set(union);
+            nodes[node as usize].waiting_terminals = self.sets.intern(&union);
         });
-        LexemeTrie { nodes, edges, groups, classes, lexemes: self.lexemes, sets: self.sets, max_lexemes }
+        LexemeTrie { nodes, edges, groups, classes, lexemes: self.lexemes, sets: self.sets.into_items(), max_lexemes }
     }
 
     /// The edges laid out node after node (each node's in creation order), in the runs

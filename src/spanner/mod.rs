@@ -44,6 +44,7 @@
 //! assert_eq!(row.token_count(), 4);
 //! ```
 
+use crate::interner::Interner;
 use crate::ir::TerminalId;
 use crate::error::{Error, LimitKind, Result};
 use crate::lexer::{LexState, Lexer};
@@ -624,8 +625,7 @@ struct Walk<'a> {
     sequences: Vec<(u32, u32)>,
     sequence_ids: HashMap<(u32, u32), u32>,
     /// Distinct lexemes closed so far, and by lexer state the one it closes (if any).
-    lexemes: Vec<Lexeme>,
-    lexeme_ids: HashMap<Lexeme, u32>,
+    lexemes: Interner<Lexeme>,
     closes: HashMap<LexState, Option<u32>>,
     /// The sequences closed along the current trie path, one per lexeme closed on it:
     /// `path[k]` is the sequence after `k` lexemes, and the last is the current one.
@@ -677,8 +677,7 @@ impl<'a> Walk<'a> {
             token_count: vocab.len(),
             sequences: vec![(0, 0)],
             sequence_ids: HashMap::new(),
-            lexemes: Vec::new(),
-            lexeme_ids: HashMap::new(),
+            lexemes: Interner::default(),
             closes: HashMap::new(),
             path: vec![0],
             class_ids: HashMap::new(),
@@ -826,7 +825,7 @@ impl<'a> Walk<'a> {
             .iter()
             .map(|class| {
                 let sequence = class.lexemes.iter().fold(here, |sequence, lexeme| {
-                    let lexeme = self.intern_lexeme(lexeme);
+                    let lexeme = self.lexemes.intern(lexeme);
                     self.intern_sequence(sequence, lexeme)
                 });
                 self.class_of(sequence, class.end)
@@ -902,19 +901,9 @@ impl<'a> Walk<'a> {
         if let Some(&closed) = self.closes.get(&q) {
             return closed;
         }
-        let closed = Lexeme::closed_in(self.lexer, q).map(|lexeme| self.intern_lexeme(&lexeme));
+        let closed = Lexeme::closed_in(self.lexer, q).map(|lexeme| self.lexemes.intern(&lexeme));
         self.closes.insert(q, closed);
         closed
-    }
-
-    /// The id of `lexeme`.
-    fn intern_lexeme(&mut self, lexeme: &Lexeme) -> u32 {
-        if let Some(&id) = self.lexeme_ids.get(lexeme) {
-            return id;
-        }
-        self.lexemes.push(lexeme.clone());
-        self.lexeme_ids.insert(lexeme.clone(), self.lexemes.len() as u32 - 1);
-        self.lexemes.len() as u32 - 1
     }
 
     /// The classes gathered, each with its tokens in ascending order.
@@ -941,7 +930,7 @@ impl<'a> Walk<'a> {
         let mut lexemes = Vec::new();
         while sequence != 0 {
             let (parent, lexeme) = self.sequences[sequence as usize];
-            lexemes.push(self.lexemes[lexeme as usize].clone());
+            lexemes.push(self.lexemes.items()[lexeme as usize].clone());
             sequence = parent;
         }
         lexemes.reverse();
