@@ -27,7 +27,9 @@
 //!   ends, every row's token ids and class table
 //!   (four words a class: lexeme sequence, end state, token range in the row), every
 //!   lexeme trie's node, edge, group and class arrays, every large-class bitmap, token
-//!   set and token set's class list, as little-endian `u32`s. Spans index this section.
+//!   set and token set's class list, as little-endian `u32`s. Spans index this section;
+//!   a token bitmap that several rows or token sets hold is written once and their spans
+//!   name the same words.
 //!
 //! The words are what a built classifier spends its memory on (hundreds of MB for a Java
 //! grammar with a 128k vocabulary), so loading never decodes them: a mapped file is read
@@ -69,7 +71,8 @@ use crate::matcher::{CompileConfig, CompiledGrammar};
 use crate::spanner::{Lexeme, SpannerRow, TokenClass, TokenSpanner};
 use crate::tokenizer::Vocabulary;
 use crate::words::{WordBuffer, Words};
-use hashbrown::HashMap;
+use crate::fold_hash::fold_hash;
+use hashbrown::{HashMap, HashTable};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -229,13 +232,33 @@ impl<'a> SequenceTable<'a> {
 
 /// The word section being written.
 #[derive(Default)]
-struct WordSection(Vec<u32>);
+struct WordSection {
+    words: Vec<u32>,
+    /// Where each distinct bitmap was written, with the hash of its words.
+    bitmaps: HashTable<(u64, Span)>,
+}
 
 impl WordSection {
     fn push(&mut self, words: &[u32]) -> Span {
-        let start = self.0.len() as u64;
-        self.0.extend_from_slice(words);
+        let start = self.words.len() as u64;
+        self.words.extend_from_slice(words);
         Span { start, len: words.len() as u64 }
+    }
+
+    /// The span of a token bitmap, written once however many rows and token sets hold
+    /// it: the rows of a grammar repeat the same large classes (a Java grammar's rows
+    /// use 460 dense bitmaps with 220 distinct contents on its corpus), and a loaded
+    /// classifier whose masks read one copy keeps the bitmaps they share in cache.
+    fn push_bitmap(&mut self, bits: &[u32]) -> Span {
+        let hash = fold_hash(0, bits.iter().map(|&w| u64::from(w)));
+        let words = &self.words;
+        let same = |&(h, span): &(u64, Span)| h == hash && &words[span.start as usize..][..span.len as usize] == bits;
+        if let Some(&(_, span)) = self.bitmaps.find(hash, same) {
+            return span;
+        }
+        let span = self.push(bits);
+        self.bitmaps.insert_unique(hash, (hash, span), |&(h, _)| h);
+        span
     }
 }
 
@@ -279,7 +302,7 @@ impl StackClassifier {
             rows,
         };
         let meta = postcard::to_stdvec(&payload).map_err(|e| artifact_error("payload", e))?;
-        Ok(encode(&meta, &words.0))
+        Ok(encode(&meta, &words.words))
     }
 
     /// Load an artifact written by [`StackClassifier::to_artifact`] from the file at
@@ -423,7 +446,7 @@ impl AutomatonRecord {
         let trie = TrieRecord::of(&automaton.trie, sequences, words);
         let mut large: Vec<(u32, &Words)> = automaton.large.iter().map(|(&c, bits)| (c, bits)).collect();
         large.sort_unstable_by_key(|&(c, _)| c);
-        let large = large.into_iter().map(|(c, bits)| (c, words.push(bits))).collect();
+        let large = large.into_iter().map(|(c, bits)| (c, words.push_bitmap(bits))).collect();
         let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
         let states = dfa.states.iter().map(|configs| configs.to_vec()).collect();
         let mut classes = vec![&[][..]; dfa.outputs.len()];
@@ -436,7 +459,7 @@ impl AutomatonRecord {
             .map(|(classes, output)| {
                 let form = match output {
                     Output::Sparse { large, tokens } => OutputForm::Sparse { large: large.to_vec(), tokens: words.push(tokens) },
-                    Output::Dense(bits) => OutputForm::Dense(words.push(bits)),
+                    Output::Dense(bits) => OutputForm::Dense(words.push_bitmap(bits)),
                 };
                 OutputRecord { classes: words.push(classes), form }
             })
@@ -948,6 +971,40 @@ mod tests {
 
         let unsplit = crafted(&c, |p, _| p.sequence_ends.len -= 1);
         assert!(refusal(&c, &unsplit).contains("do not split"), "{}", refusal(&c, &unsplit));
+    }
+
+    #[test]
+    fn equal_bitmaps_are_written_once() {
+        let mut section = WordSection::default();
+        let first = section.push_bitmap(&[1, 0, 7]);
+        section.push(&[1, 0, 7]);
+        let other = section.push_bitmap(&[1, 0, 8]);
+        let again = section.push_bitmap(&[1, 0, 7]);
+        assert_eq!((again.start, again.len), (first.start, first.len));
+        assert_eq!((other.start, section.words.len()), (6, 9));
+
+        // In an artifact: every bitmap content has one span, and rows share them.
+        let c = built();
+        let bytes = c.to_artifact().unwrap();
+        let layout = Layout::read(&bytes).unwrap();
+        let payload = decode_payload(&bytes[layout.meta]).unwrap();
+        let words = WordBuffer::from_le_bytes(&bytes[layout.words]).unwrap();
+        let automata = payload.rows.iter().filter_map(|r| r.automaton.as_ref());
+        let spans: Vec<Span> = automata
+            .flat_map(|a| {
+                let dense = a.outputs.iter().filter_map(|o| match o.form {
+                    OutputForm::Dense(span) => Some(span),
+                    OutputForm::Sparse { .. } => None,
+                });
+                a.large.iter().map(|&(_, span)| span).chain(dense).collect::<Vec<_>>()
+            })
+            .collect();
+        let mut by_content: HashMap<&[u32], Vec<u64>> = HashMap::new();
+        for span in &spans {
+            by_content.entry(&words.words()[span.start as usize..][..span.len as usize]).or_default().push(span.start);
+        }
+        assert!(by_content.values().all(|starts| starts.iter().all(|&s| s == starts[0])));
+        assert!(by_content.len() < spans.len(), "{} bitmaps, {} distinct", spans.len(), by_content.len());
     }
 
     #[test]
