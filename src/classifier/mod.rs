@@ -61,6 +61,7 @@
 mod artifact;
 mod lexeme_trie;
 mod simulate;
+mod sources;
 
 pub use artifact::ArtifactConfig;
 
@@ -77,6 +78,7 @@ use hashbrown::{HashMap, HashSet};
 use lexeme_trie::LexemeTrie;
 use rayon::prelude::*;
 use simulate::{Blocked, Limits, Overflow, Simulator};
+use sources::{or_into, Sources, Write};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
@@ -223,14 +225,13 @@ impl Output {
         Output::Sparse { large: large.into(), tokens: tokens.into() }
     }
 
-    fn write(&self, automaton: &RowAutomaton, mask: &mut [u32]) {
+    /// Add the token set to those a mask is written from.
+    fn add_to<'a>(&'a self, automaton: &'a RowAutomaton, sources: &mut Sources<'a>) {
         match self {
-            Output::Dense(bits) => or_into(mask, bits),
+            Output::Dense(bits) => sources.dense(bits),
             Output::Sparse { large, tokens } => {
-                for c in large.iter() {
-                    or_into(mask, &automaton.large[c]);
-                }
-                crate::matcher::set_bits(mask, tokens);
+                large.iter().for_each(|c| sources.dense(&automaton.large[c]));
+                sources.sparse(tokens);
             }
         }
     }
@@ -548,12 +549,11 @@ impl StackClassifier {
         RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
     }
 
-    /// Set, in `mask`, the bit of every token with bytes that keeps the text a viable
-    /// prefix, for the GSS of `parser` and the pending lexer state `q`; `mask` must hold
-    /// no such token's bit yet (other bits are left as they are). Returns `false`,
-    /// leaving `mask` untouched, when a transition needed could not be built within the
-    /// bounds: the caller must then use an exact path of its own (the matcher uses the
-    /// per-class mask).
+    /// Write `mask` whole: the bit of every token with bytes that keeps the text a viable
+    /// prefix, for the GSS of `parser` and the pending lexer state `q`, set, every other
+    /// bit clear. Returns `false`, leaving `mask` untouched, when a transition needed
+    /// could not be built within the bounds: the caller must then use an exact path of
+    /// its own (the matcher uses the per-class mask).
     pub(crate) fn mask_into(&self, parser: &Parser, q: LexState, mask: &mut [u32]) -> bool {
         let q = self.spanner.row_state(q);
         if self.automata[q.index()].get().is_none() {
@@ -563,7 +563,9 @@ impl StackClassifier {
         }
         let automaton = self.automaton(q);
         let Some((dfa, outputs)) = self.walk(automaton, parser) else { return false };
-        outputs.iter().for_each(|&o| dfa.outputs[o as usize].write(automaton, mask));
+        let mut sources = Sources::default();
+        outputs.iter().for_each(|&o| dfa.outputs[o as usize].add_to(automaton, &mut sources));
+        sources.write(mask, Write::Overwrite);
         true
     }
 
@@ -585,7 +587,9 @@ impl StackClassifier {
             Some(keep) => mask.iter_mut().zip(keep.iter()).for_each(|(m, k)| *m &= k),
             None => derivation.cleared(self.vocab().trie()).for_each(|tokens| clear_bits(mask, tokens)),
         }
-        part_outputs.iter().for_each(|&o| part_dfa.outputs[o as usize].write(part, mask));
+        let mut sources = Sources::default();
+        part_outputs.iter().for_each(|&o| part_dfa.outputs[o as usize].add_to(part, &mut sources));
+        sources.write(mask, Write::Or);
         true
     }
 
@@ -744,11 +748,6 @@ fn clear_bits(mask: &mut [u32], tokens: &[u32]) {
     }
 }
 
-fn or_into(mask: &mut [u32], bits: &[u32]) {
-    for (m, b) in mask.iter_mut().zip(bits) {
-        *m |= b;
-    }
-}
 
 /// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
 fn predecessors(tables: &LrTables) -> Vec<Vec<LrState>> {

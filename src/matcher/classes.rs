@@ -36,7 +36,10 @@ impl Matcher {
     /// assert_eq!(by_classes, reference);
     /// ```
     pub fn compute_mask_by_classes(&mut self, spanner: &TokenSpanner, mask: &mut [u32]) -> Result<()> {
-        self.fill_mask(mask, |m, mask| m.set_class_bits(spanner, mask))
+        self.fill_mask(mask, |m, mask| {
+            mask.fill(0);
+            m.set_class_bits(spanner, mask)
+        })
     }
 
     /// Set the bits of the viable tokens with bytes, deciding once per class of `spanner`.

@@ -303,12 +303,13 @@ impl Matcher {
             if m.mask_by_classifier(&classifier, mask)? {
                 return Ok(());
             }
+            mask.fill(0);
             m.set_class_bits(classifier.spanner(), mask)
         })
     }
 
-    /// The classifier's mask of the non-empty tokens; `false`, with `mask` untouched, when
-    /// it needs an edge it cannot build within its bounds.
+    /// The classifier's mask of the non-empty tokens, written whole; `false`, with `mask`
+    /// untouched, when it needs an edge it cannot build within its bounds.
     ///
     /// A pending lexeme that every byte closes (after `{` in JSON: see
     /// [`TokenSpanner::closes_on_every_byte`](crate::spanner::TokenSpanner::closes_on_every_byte))
@@ -325,7 +326,10 @@ impl Matcher {
         let written = match self.recognizer.close_pending() {
             Ok(true) => Ok(classifier.mask_into(self.recognizer.parser(), self.recognizer.lex_state(), mask)),
             // No parse takes the lexeme, so no token is viable.
-            Ok(false) => Ok(true),
+            Ok(false) => {
+                mask.fill(0);
+                Ok(true)
+            }
             Err(e) => Err(e),
         };
         self.recognizer.restore(&before);
@@ -336,15 +340,18 @@ impl Matcher {
     /// each prefix once and pruning subtrees whose prefix is not viable.
     pub fn compute_mask_by_trie(&mut self, mask: &mut [u32]) -> Result<()> {
         self.fill_mask(mask, |m, mask| {
+            mask.fill(0);
             let vocab = Arc::clone(&m.vocab);
             let expected = m.recognizer.expected_terminals()?;
             TrieWalk::run(vocab.trie(), &mut m.recognizer, expected, mask)
         })
     }
 
-    /// What every mask path shares: check the buffer, clear it, stop after EOS, allow
-    /// empty tokens and EOS when due; `non_empty_tokens` sets the bits of the tokens with
-    /// bytes.
+    /// What every mask path shares: check the buffer, clear it after EOS, allow empty
+    /// tokens and EOS when due; `non_empty_tokens` writes the whole mask (the bits of the
+    /// viable tokens with bytes set, all others clear), and leaves the recognizer as it
+    /// found it. (The classifier writes its token sets over the mask in one pass rather
+    /// than after clearing it.)
     fn fill_mask(
         &mut self,
         mask: &mut [u32],
@@ -354,10 +361,11 @@ impl Matcher {
         if mask.len() != need {
             return Err(Error::MaskSize { got: mask.len(), need });
         }
-        mask.fill(0);
         if self.terminated {
+            mask.fill(0);
             return Ok(());
         }
+        non_empty_tokens(self, mask)?;
         let empty_tokens = self.vocab.trie().tokens_at(TokenTrie::ROOT);
         if !empty_tokens.is_empty() {
             let expected = self.recognizer.expected_terminals()?;
@@ -365,7 +373,6 @@ impl Matcher {
                 set_bits(mask, empty_tokens);
             }
         }
-        non_empty_tokens(self, mask)?;
         if !self.vocab.eos_tokens().is_empty() && self.recognizer.is_complete()? {
             set_bits(mask, self.vocab.eos_tokens());
         }
