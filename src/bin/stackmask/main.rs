@@ -36,6 +36,11 @@ use std::sync::Arc;
 use std::io::Write;
 use std::time::Instant;
 
+/// See the `mimalloc` feature in `Cargo.toml`: the CLI's work is many small allocations.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// `println!` that reports a closed stdout (e.g. `| head`) as an error instead of panicking.
 #[macro_export]
 macro_rules! out {
