@@ -393,7 +393,12 @@ struct LexedTerminal {
 #[derive(Default)]
 struct Patterns {
     nfas: Vec<PatternNfa>,
-    index: HashMap<(String, bool), u32>,
+    /// Indices in `nfas` by pattern text, without and with earliest matching.
+    index: [HashMap<String, u32>; 2],
+    /// Parsed patterns by text: a JSON schema's compound terminals repeat a few regexes
+    /// (the any-string one in dozens of them), and parsing them again was half the time
+    /// of adding a terminal.
+    parsed: HashMap<String, Rc<Hir>>,
     /// The unbounded string that every counted terminal uses, once one is.
     counted: Option<u32>,
 }
@@ -421,7 +426,7 @@ impl Patterns {
             LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new(), bounds: None };
         let mut may_be_empty = true;
         for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
-            let hir = parse_terminal_regex(pattern).map_err(error)?;
+            let hir = self.parse(pattern).map_err(error)?;
             if required {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
@@ -446,16 +451,25 @@ impl Patterns {
         Ok(lexed)
     }
 
+    /// `pattern` parsed ([`parse_terminal_regex`]), once per distinct text.
+    fn parse(&mut self, pattern: &str) -> std::result::Result<Rc<Hir>, String> {
+        if let Some(hir) = self.parsed.get(pattern) {
+            return Ok(Rc::clone(hir));
+        }
+        let hir = Rc::new(parse_terminal_regex(pattern)?);
+        self.parsed.insert(pattern.to_string(), Rc::clone(&hir));
+        Ok(hir)
+    }
+
     /// The index of `pattern` (parsed as `hir`), compiled on first use.
     fn intern(&mut self, pattern: &str, hir: &Hir, earliest: bool, config: &LexerConfig) -> std::result::Result<u32, String> {
-        let key = (pattern.to_string(), earliest);
-        if let Some(&index) = self.index.get(&key) {
+        if let Some(&index) = self.index[usize::from(earliest)].get(pattern) {
             return Ok(index);
         }
         let nfa = compile_nfa(pattern, hir, config)?;
         let index = self.nfas.len() as u32;
         self.nfas.push(PatternNfa { nfa, earliest });
-        self.index.insert(key, index);
+        self.index[usize::from(earliest)].insert(pattern.to_string(), index);
         Ok(index)
     }
 
