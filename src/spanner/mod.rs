@@ -168,11 +168,10 @@ impl SpannerRow {
     }
 
     /// This row with `closed` put before every class's lexemes: the row of a state that
-    /// closes `closed` (nothing, when `None`: an ignored lexeme) on every byte, from the
-    /// row of the start state that each byte then restarts the lexer in (see
-    /// [`TokenSpanner::closes_on_every_byte`]). The classes stay distinct and in order.
-    fn after(&self, closed: Option<Lexeme>) -> SpannerRow {
-        let Some(closed) = closed else { return self.clone() };
+    /// closes `closed` on every byte, from the row of the start state that each byte
+    /// then restarts the lexer in (see [`TokenSpanner::closes_on_every_byte`]). The
+    /// classes stay distinct and in order.
+    fn after(&self, closed: Lexeme) -> SpannerRow {
         // Classes closing the same lexemes share their sequence; so do their successors.
         let mut prefixed: HashMap<*const [Lexeme], Arc<[Lexeme]>> = HashMap::new();
         let mut prefix = |lexemes: &Arc<[Lexeme]>| {
@@ -259,7 +258,8 @@ impl TokenSpanner {
         let lexer = compiled.lexer();
         let all = || (0..lexer.state_count()).map(LexState::from_index).collect();
         let budget = EQUIVALENCE_PASSES * lexer.state_count();
-        let row_states = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
+        let mut row_states: Box<[LexState]> = lexer.equivalent_within(vocab.trie().max_depth(), budget).unwrap_or_else(all).into();
+        share_start_row(lexer, &mut row_states);
         let subtrees = SubtreeWalks::new(config.subtree_walk_bytes);
         let (rows, plans, parts) = (slots(lexer.state_count()), slots(lexer.state_count()), slots(lexer.state_count()));
         let first_bytes = derive::FirstBytes::new(vocab.trie(), lexer.state_count());
@@ -305,7 +305,13 @@ impl TokenSpanner {
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
             if self.closes_on_every_byte(q) {
-                return Arc::new(self.row(lexer.start()).after(Lexeme::closed_in(lexer, q)));
+                // A state closing an ignored lexeme shares the start state's row already
+                // (`share_start_row`); the start row serves it all the same.
+                let start = self.row(lexer.start());
+                return match Lexeme::closed_in(lexer, q) {
+                    Some(closed) => Arc::new(start.after(closed)),
+                    None => start,
+                };
             }
             Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), true, Some(&self.plain_steps)))
         }))
@@ -519,6 +525,32 @@ fn nested_plan<T>(decide: impl FnOnce() -> T) -> Option<T> {
 /// `count` empty cells.
 fn slots<T>(count: usize) -> Box<[OnceLock<T>]> {
     (0..count).map(|_| OnceLock::new()).collect()
+}
+
+/// Give the start state's row to the row states that step like the start state on
+/// every byte but for closing a lexeme whose candidates are all ignored (whitespace or a
+/// comment between lexemes): from such a state a token closes the same lexemes (an
+/// ignored one is no lexeme of a class's sequence) and ends in the same state as from
+/// the start state, so the two rows are one. A JSON schema's whitespace state is one:
+/// its row, as costly as the start state's, had been built for every schema.
+fn share_start_row(lexer: &Lexer, row_states: &mut [LexState]) {
+    let start = lexer.start();
+    let start_row = row_states[start.index()];
+    let steps_like_start = |q: LexState| {
+        (0..=u8::MAX).all(|byte| match (step_outcome(lexer, q, byte), step_outcome(lexer, start, byte)) {
+            (None, None) => true,
+            (Some((_, next)), Some((false, from_start))) => next == from_start,
+            _ => false,
+        })
+    };
+    let ignored_only = |q: LexState| !lexer.accepts(q).is_empty() && lexer.accepts(q).iter().all(|&t| lexer.ignored().contains(t));
+    let like_start: Vec<LexState> = (0..row_states.len())
+        .map(LexState::from_index)
+        .filter(|&q| row_states[q.index()] == q && q != start_row && ignored_only(q) && steps_like_start(q))
+        .collect();
+    for row_state in row_states.iter_mut().filter(|r| like_start.contains(r)) {
+        *row_state = start_row;
+    }
 }
 
 /// What feeding `byte` in lexer state `q` does, as the recognizer does it: whether it

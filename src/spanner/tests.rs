@@ -408,7 +408,7 @@ fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
         let mut r = Recognizer::new(Arc::clone(&compiled));
         r.feed(prefix).unwrap();
         let q = spanner.row_state(r.lex_state());
-        let closed = spanner.closes_on_every_byte(q).then(|| Lexeme::closed_in(lexer, q));
+        let closed = spanner.closes_on_every_byte(r.lex_state()).then(|| Lexeme::closed_in(lexer, r.lex_state()));
         closing.push((prefix, closed.as_ref().map(Option::is_some)));
         let walked = build_row(lexer, &vocab, q, &spanner.subtrees, |_| Some(1), true, Some(&spanner.plain_steps));
         let key = |row: &SpannerRow| -> Vec<_> {
@@ -420,4 +420,31 @@ fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
     let expected: [(&[u8], Option<bool>); 7] =
         [(b"", None), (b"[", Some(true)), (b"[1,", Some(true)), (b"[#a;", Some(false)), (b"[[1] ,", Some(true)), (b"[1", None), (b"[ ", None)];
     assert_eq!(closing, expected);
+}
+
+#[test]
+fn states_between_ignored_lexemes_share_the_start_row() {
+    // Inside or after whitespace, and after a comment, every byte steps as from the start
+    // state (closing only an ignored lexeme): the start state's row serves them. Inside
+    // a comment, or after "1", bytes step otherwise.
+    let g = bnf_with(
+        "s: item | item s
+         item: NUM | [ | ] | ,",
+        &[("NUM", "[0-9]+", false), ("WS", " +", true), ("COMMENT", "#[a-z]*;", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 8] = [b"[", b"]", b",", b" ", b"1", b"#", b"a", b";"];
+    let tokens = tokens_over(&alphabet, &[b"x", b"#ab;[", b"1,2", b"  1"]);
+    let prefixes: [&[u8]; 6] = [b"[ ", b"[  ", b"[#a;", b"[1 ", b"[#a", b"[1"];
+    assert_rows_equal_feeding(&compiled, &tokens, &prefixes);
+
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::new(Vocabulary::from_token_bytes(tokens, None)));
+    let start_row = spanner.row_state(compiled.lexer().start());
+    let shares_start_row = |prefix: &[u8]| {
+        let mut r = Recognizer::new(Arc::clone(&compiled));
+        r.feed(prefix).unwrap();
+        spanner.row_state(r.lex_state()) == start_row
+    };
+    let shared: Vec<bool> = prefixes.iter().map(|p| shares_start_row(p)).collect();
+    assert_eq!(shared, [true, true, true, true, false, false]);
 }
