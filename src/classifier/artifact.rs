@@ -71,7 +71,6 @@ use crate::matcher::{CompileConfig, CompiledGrammar};
 use crate::spanner::{Lexeme, SpannerRow, TokenClass, TokenSpanner};
 use crate::tokenizer::Vocabulary;
 use crate::words::{WordBuffer, Words};
-use crate::fold_hash::fold_hash;
 use hashbrown::{HashMap, HashTable};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -250,7 +249,7 @@ impl WordSection {
     /// use 460 dense bitmaps with 220 distinct contents on its corpus), and a loaded
     /// classifier whose masks read one copy keeps the bitmaps they share in cache.
     fn push_bitmap(&mut self, bits: &[u32]) -> Span {
-        let hash = fold_hash(0, bits.iter().map(|&w| u64::from(w)));
+        let hash = XxHash3_64::oneshot(bytemuck::cast_slice(bits));
         let words = &self.words;
         let same = |&(h, span): &(u64, Span)| h == hash && &words[span.start as usize..][..span.len as usize] == bits;
         if let Some(&(_, span)) = self.bitmaps.find(hash, same) {
