@@ -383,20 +383,27 @@ fn derivations_chain_through_derived_references() {
     assert!(derived.iter().any(|d| d.links() >= 2), "some derivation goes through another ({derived:?})");
 }
 
-#[test]
-fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
-    // After "[", "," or a comment (ignored) every byte closes the lexeme and restarts the
-    // lexer; those rows are the start state's with the lexeme first. After "1" a digit
-    // continues the number, so its row is walked. (Any sequence of items parses: rows
-    // are the lexer's business, and feeding checks the parser too.)
+/// Any sequence of numbers, brackets and commas (rows are the lexer's business, and
+/// feeding checks the parser too), with whitespace and `#…;` comments ignored.
+fn items_with_ignored_lexemes() -> Arc<CompiledGrammar> {
     let g = bnf_with(
         "s: item | item s
          item: NUM | [ | ] | ,",
         &[("NUM", "[0-9]+", false), ("WS", " +", true), ("COMMENT", "#[a-z]*;", true)],
     );
-    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let alphabet: [&[u8]; 8] = [b"[", b"]", b",", b" ", b"1", b"#", b"a", b";"];
-    let tokens = tokens_over(&alphabet, &[b"x", b"#ab;[", b"1,2"]);
+    Arc::new(CompiledGrammar::new(&g).unwrap())
+}
+
+/// The bytes tokens of [`items_with_ignored_lexemes`] are made of.
+const ITEM_BYTES: [&[u8]; 8] = [b"[", b"]", b",", b" ", b"1", b"#", b"a", b";"];
+
+#[test]
+fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
+    // After "[", "," or a comment (ignored) every byte closes the lexeme and restarts the
+    // lexer; those rows are the start state's with the lexeme first. After "1" a digit
+    // continues the number, so its row is walked.
+    let compiled = items_with_ignored_lexemes();
+    let tokens = tokens_over(&ITEM_BYTES, &[b"x", b"#ab;[", b"1,2"]);
     let prefixes: [&[u8]; 7] = [b"", b"[", b"[1,", b"[#a;", b"[[1] ,", b"[1", b"[ "];
     assert_rows_equal_feeding(&compiled, &tokens, &prefixes);
 
@@ -427,14 +434,8 @@ fn states_between_ignored_lexemes_share_the_start_row() {
     // Inside or after whitespace, and after a comment, every byte steps as from the start
     // state (closing only an ignored lexeme): the start state's row serves them. Inside
     // a comment, or after "1", bytes step otherwise.
-    let g = bnf_with(
-        "s: item | item s
-         item: NUM | [ | ] | ,",
-        &[("NUM", "[0-9]+", false), ("WS", " +", true), ("COMMENT", "#[a-z]*;", true)],
-    );
-    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
-    let alphabet: [&[u8]; 8] = [b"[", b"]", b",", b" ", b"1", b"#", b"a", b";"];
-    let tokens = tokens_over(&alphabet, &[b"x", b"#ab;[", b"1,2", b"  1"]);
+    let compiled = items_with_ignored_lexemes();
+    let tokens = tokens_over(&ITEM_BYTES, &[b"x", b"#ab;[", b"1,2", b"  1"]);
     let prefixes: [&[u8]; 6] = [b"[ ", b"[  ", b"[#a;", b"[1 ", b"[#a", b"[1"];
     assert_rows_equal_feeding(&compiled, &tokens, &prefixes);
 
