@@ -748,7 +748,6 @@ fn clear_bits(mask: &mut [u32], tokens: &[u32]) {
     }
 }
 
-
 /// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
 fn predecessors(tables: &LrTables) -> Vec<Vec<LrState>> {
     let mut predecessors = vec![Vec::new(); tables.state_count()];

@@ -436,7 +436,9 @@ impl TokenSpanner {
     /// vocabulary's longest token tells apart from `q` ([`Lexer::equivalent_within`]).
     /// Every token then closes the same lexemes from both, and ends in states accepting
     /// and able to complete the same terminals. `q` itself when finding them takes more
-    /// than a few passes over the lexer's states.
+    /// than a few passes over the lexer's states. A state that steps as the start state
+    /// does on every byte, but for closing an ignored lexeme (inside whitespace, after a
+    /// comment), shares the start state's row.
     ///
     /// # Example
     /// ```
