@@ -68,7 +68,7 @@ use crate::ir::{Grammar, GrammarBuilder};
 use crate::lexer::LexState;
 use crate::lr::LrState;
 use crate::matcher::{CompileConfig, CompiledGrammar};
-use crate::spanner::{Lexeme, SpannerRow, TokenClass, TokenSpanner};
+use crate::spanner::{ClassTokens, Lexeme, SpannerRow, TokenClass, TokenSpanner};
 use crate::tokenizer::Vocabulary;
 use crate::words::{WordBuffer, Words};
 use hashbrown::{HashMap, HashTable};
@@ -406,16 +406,18 @@ impl StackClassifier {
         sequences: &mut SequenceTable<'a>,
         words: &mut WordSection,
     ) -> RowRecord {
+        let (listed, ranges) = row.listing();
         let classes: Vec<u32> = row
             .classes()
             .iter()
-            .flat_map(|class| {
+            .zip(ranges)
+            .flat_map(|(class, tokens)| {
                 let sequence = sequences.intern(&class.lexemes);
-                ClassRecord { sequence, end: class.end.index() as u32, tokens: class.tokens.clone() }.to_words()
+                ClassRecord { sequence, end: class.end.index() as u32, tokens }.to_words()
             })
             .collect();
         let classes = words.push(&classes);
-        let tokens = words.push(row.all_tokens());
+        let tokens = words.push(&listed);
         let automaton = self.automata[q.index()].get().map(|automaton| AutomatonRecord::of(automaton, sequences, words));
         RowRecord { state: q, tokens, classes, automaton }
     }
@@ -745,7 +747,7 @@ fn class_from_record(
         .get(start as usize..stop as usize)
         .ok_or_else(|| format!("tokens {start}..{stop} of the row's {}", row_tokens.len()))?;
     check_token_ids(tokens, vocab_len)?;
-    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: LexState::from_index(end), tokens: start..stop, bitmap: None })
+    Ok(TokenClass { lexemes: Arc::clone(lexemes), end: LexState::from_index(end), tokens: ClassTokens::Listed(start..stop) })
 }
 
 fn check_distinct_states(rows: &[(LexState, SpannerRow)]) -> Result<()> {
@@ -776,7 +778,7 @@ fn restore_trie(
 /// The large-class bitmaps of `row`: exactly its classes of more than [`LARGE_CLASS`]
 /// tokens, as the build makes them.
 fn restore_large(row: &SpannerRow, large: Vec<(u32, Span)>, section: &Section) -> Result<HashMap<u32, Words>, String> {
-    let expected = (0..row.classes().len()).filter(|&i| row.tokens(i).len() > LARGE_CLASS).map(|i| i as u32);
+    let expected = (0..row.classes().len()).filter(|&i| row.classes()[i].token_count() > LARGE_CLASS).map(|i| i as u32);
     if !large.iter().map(|&(c, _)| c).eq(expected) {
         return Err("the large-class bitmaps are not those of the row's large classes".into());
     }

@@ -728,10 +728,10 @@ impl Visited {
 }
 
 fn large_class_bitmaps(row: &SpannerRow, words: usize) -> HashMap<u32, Words> {
-    let large = (0..row.classes().len()).filter(|&i| row.tokens(i).len() > LARGE_CLASS);
+    let large = (0..row.classes().len()).filter(|&i| row.classes()[i].token_count() > LARGE_CLASS);
     large
         .map(|i| {
-            let made = row.classes()[i].bitmap.as_deref().filter(|bits| bits.len() == words).cloned();
+            let made = row.classes()[i].bitmap().filter(|bits| bits.len() == words).cloned();
             let bits = made.unwrap_or_else(|| {
                 let mut bits = vec![0u32; words];
                 crate::matcher::set_bits(&mut bits, row.tokens(i));

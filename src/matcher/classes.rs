@@ -52,9 +52,10 @@ impl Matcher {
         let mut outcome = Ok(());
         for (i, class) in row.classes().iter().enumerate() {
             match path.advance_to(self, &class.lexemes) {
-                Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => {
-                    set_bits(mask, row.tokens(i))
-                }
+                Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => match class.bitmap() {
+                    Some(bits) => mask.iter_mut().zip(bits.iter()).for_each(|(m, b)| *m |= b),
+                    None => set_bits(mask, row.tokens(i)),
+                },
                 Ok(_) => {}
                 Err(e) => {
                     outcome = Err(e);

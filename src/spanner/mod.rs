@@ -53,6 +53,7 @@ use crate::tokenizer::{ByteBuckets, PlainText, PlainTokens, TokenTrie, Vocabular
 use crate::words::{WordBuffer, Words};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
+use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 use plain::{PlainChain, PlainSteps};
@@ -134,12 +135,60 @@ pub struct TokenClass {
     /// end state accepts and can complete the same terminals. Never the start or dead
     /// state.
     pub end: LexState,
-    /// Where its ascending token ids are in the row's [`SpannerRow::all_tokens`].
-    pub(crate) tokens: Range<u32>,
-    /// The same ids as a token bitmap (mask layout), when the walk made one: it gathers
-    /// the ids of a class holding much of the vocabulary in one. Boxed, since few classes
-    /// have one and rows hold many classes (645k for a Java grammar).
-    pub(crate) bitmap: Option<Box<Words>>,
+    pub(crate) tokens: ClassTokens,
+}
+
+impl TokenClass {
+    /// Number of tokens in the class.
+    pub fn token_count(&self) -> usize {
+        match &self.tokens {
+            ClassTokens::Listed(range) => range.len(),
+            ClassTokens::Dense(dense) => dense.len as usize,
+        }
+    }
+
+    /// The class's tokens as a token bitmap (mask layout), when its row holds them so.
+    pub(crate) fn bitmap(&self) -> Option<&Words> {
+        match &self.tokens {
+            ClassTokens::Listed(_) => None,
+            ClassTokens::Dense(dense) => Some(&dense.bits),
+        }
+    }
+}
+
+/// Where a row holds a class's token ids.
+#[derive(Clone, Debug)]
+pub(crate) enum ClassTokens {
+    /// Ascending, at this range of the row's [`SpannerRow::all_tokens`].
+    Listed(Range<u32>),
+    /// In a token bitmap: a walk gathers a class holding much of the vocabulary in one
+    /// (a string body's row holds most of it in one class), which is what masks read.
+    Dense(Box<DenseClass>),
+}
+
+/// A class's tokens as a bitmap, and as ascending ids once some caller asks for them.
+#[derive(Clone, Debug)]
+pub(crate) struct DenseClass {
+    bits: Words,
+    len: u32,
+    ids: OnceLock<Box<[u32]>>,
+}
+
+impl DenseClass {
+    /// The class of the `len` tokens set in `bits`.
+    pub(crate) fn new(bits: Words, len: u32) -> DenseClass {
+        debug_assert_eq!(bits.iter().map(|w| w.count_ones()).sum::<u32>(), len);
+        DenseClass { bits, len, ids: OnceLock::new() }
+    }
+
+    /// The ids, ascending, listed on first use.
+    fn ids(&self) -> &[u32] {
+        self.ids.get_or_init(|| {
+            let mut ids = vec![0; self.len as usize];
+            write_ascending(&self.bits, &mut ids);
+            ids.into()
+        })
+    }
 }
 
 /// One lexer state's partition of the (live) vocabulary into [`TokenClass`]es.
@@ -157,14 +206,19 @@ impl SpannerRow {
     /// A row of `classes`, in the order [`SpannerRow::classes`] documents, whose token
     /// ranges index `tokens`.
     pub(crate) fn from_classes(classes: Vec<TokenClass>, tokens: Words) -> SpannerRow {
-        debug_assert!(classes.iter().all(|c| (c.tokens.end as usize) <= tokens.len()));
+        debug_assert!(classes.iter().all(|c| match &c.tokens {
+            ClassTokens::Listed(range) => (range.end as usize) <= tokens.len(),
+            ClassTokens::Dense(_) => true,
+        }));
         SpannerRow { classes, tokens }
     }
 
     /// The token ids of class `class` (an index into [`SpannerRow::classes`]), ascending.
     pub fn tokens(&self, class: usize) -> &[u32] {
-        let range = &self.classes[class].tokens;
-        &self.tokens[range.start as usize..range.end as usize]
+        match &self.classes[class].tokens {
+            ClassTokens::Listed(range) => &self.tokens[range.start as usize..range.end as usize],
+            ClassTokens::Dense(dense) => dense.ids(),
+        }
     }
 
     /// This row with `closed` put before every class's lexemes: the row of a state that
@@ -182,9 +236,30 @@ impl SpannerRow {
         SpannerRow { classes, tokens: self.tokens.clone() }
     }
 
-    /// The list every class's token ids are a range of.
+    /// The list the listed classes' token ids are ranges of ([`ClassTokens::Listed`]).
     pub(crate) fn all_tokens(&self) -> &Words {
         &self.tokens
+    }
+
+    /// Every class's token ids as a range of one list, class by class: the row's own
+    /// list when it lists every class, else one made class after class.
+    pub(crate) fn listing(&self) -> (Cow<'_, [u32]>, Vec<Range<u32>>) {
+        let listed = self.classes.iter().map(|class| match &class.tokens {
+            ClassTokens::Listed(range) => Some(range.clone()),
+            ClassTokens::Dense(_) => None,
+        });
+        if let Some(ranges) = listed.collect::<Option<Vec<_>>>() {
+            return (Cow::Borrowed(&self.tokens), ranges);
+        }
+        let mut list = Vec::with_capacity(self.token_count());
+        let ranges = (0..self.classes.len())
+            .map(|class| {
+                let start = list.len() as u32;
+                list.extend_from_slice(self.tokens(class));
+                start..list.len() as u32
+            })
+            .collect();
+        (Cow::Owned(list), ranges)
     }
 
     /// The classes, ordered by their lexeme sequences so that classes sharing a prefix of
@@ -195,7 +270,7 @@ impl SpannerRow {
 
     /// Number of tokens in all classes (the tokens the lexer alone does not kill).
     pub fn token_count(&self) -> usize {
-        self.classes.iter().map(|c| c.tokens.len()).sum()
+        self.classes.iter().map(TokenClass::token_count).sum()
     }
 }
 
@@ -621,7 +696,7 @@ fn build_row(
             None => walk.subtree(child, 1, next),
         }
     }
-    let (mut classes, tokens) = walk.into_classes();
+    let (mut classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
     classes.sort_by(class_order);
     SpannerRow { classes, tokens: tokens.into() }
 }
@@ -637,9 +712,8 @@ fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
 fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState) -> SpannerRow {
     let mut walk = Walk::new(lexer, vocab);
     walk.subtree(node, 1, q);
-    let (mut classes, tokens) = walk.into_classes();
-    // Rows merge a kept walk's ids, never its bitmaps.
-    classes.iter_mut().for_each(|class| class.bitmap = None);
+    // Rows merge a kept walk's ids.
+    let (classes, tokens) = walk.into_classes(Listing::All);
     SpannerRow { classes, tokens: tokens.into() }
 }
 
@@ -940,23 +1014,23 @@ impl<'a> Walk<'a> {
         closed
     }
 
-    /// The classes gathered, each with its tokens in ascending order.
-    fn into_classes(self) -> (Vec<TokenClass>, Vec<u32>) {
-        let (tokens, ranges, mut bitmaps) = self.tokens_by_class();
+    /// The classes gathered: with [`Listing::DenseAsBitmaps`], a class holding at least
+    /// 1/[`DENSE_CLASS_RATIO`] of the vocabulary (and the plain-text class) as a token
+    /// bitmap, every other class as a range of the returned list, ascending.
+    fn into_classes(self, listing: Listing) -> (Vec<TokenClass>, Vec<u32>) {
+        let (list, tokens) = self.tokens_by_class(listing);
         let mut shared: HashMap<u32, Arc<[Lexeme]>> = HashMap::new();
         let classes = self
             .class_keys
             .iter()
-            .zip(ranges)
-            .enumerate()
-            .map(|(class, (&(sequence, end), tokens))| TokenClass {
+            .zip(tokens)
+            .map(|(&(sequence, end), tokens)| TokenClass {
                 lexemes: Arc::clone(shared.entry(sequence).or_insert_with(|| self.lexeme_sequence(sequence).into())),
                 end,
                 tokens,
-                bitmap: bitmaps[class].take(),
             })
             .collect();
-        (classes, tokens)
+        (classes, list)
     }
 
     /// The lexemes of interned sequence `sequence`, in order.
@@ -971,37 +1045,38 @@ impl<'a> Walk<'a> {
         lexemes
     }
 
-    /// The gathered token ids, class after class, each class's ascending, with each
-    /// class's range. Spans come in trie (byte) order, not id order: a class holding few
-    /// tokens is sorted; a class holding many sets its ids in a bit set of the vocabulary
-    /// and reads them back in order, which is linear and stays in cache (a row inside a
-    /// string literal holds most of the vocabulary in one or two classes).
-    fn tokens_by_class(&self) -> (Vec<u32>, Vec<Range<u32>>, Vec<Option<Box<Words>>>) {
+    /// Each class's tokens, and the list the listed ones are ranges of. Spans come in
+    /// trie (byte) order, not id order: a class holding few tokens is sorted; a class
+    /// holding many sets its ids in a bit set of the vocabulary, which is linear and
+    /// stays in cache, and is read back in order only with [`Listing::All`].
+    fn tokens_by_class(&self, listing: Listing) -> (Vec<u32>, Vec<ClassTokens>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
         let plain = self.plain_class.zip(self.plain);
         if let Some((class, plain)) = plain {
             sizes[class as usize] += plain.ids().len() as u32;
         }
-        let ranges: Vec<Range<u32>> = sizes
-            .iter()
-            .scan(0u32, |start, &size| {
-                *start += size;
-                Some(*start - size..*start)
-            })
-            .collect();
-        let mut dense: Vec<Option<BitSet>> = sizes
+        let mut sets: Vec<Option<BitSet>> = sizes
             .iter()
             .enumerate()
-            .map(|(class, &size)| {
-                let dense = size as usize * DENSE_CLASS_RATIO >= self.token_count && self.plain_class != Some(class as u32);
-                dense.then(|| BitSet::new(self.token_count))
+            .map(|(class, &size)| match plain.filter(|&(c, _)| c as usize == class) {
+                Some((_, plain)) => Some(BitSet::from_words(plain.bitmap(), self.token_count)),
+                None => (size as usize * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count)),
             })
             .collect();
+        let listed = |class: usize| listing == Listing::All || sets[class].is_none();
+        let mut end = 0;
+        let ranges: Vec<Range<u32>> = (0..sizes.len())
+            .map(|class| {
+                let size = if listed(class) { sizes[class] } else { 0 };
+                end += size;
+                end - size..end
+            })
+            .collect();
+        let mut tokens = vec![0u32; end as usize];
         let mut next: Vec<u32> = ranges.iter().map(|r| r.start).collect();
-        let mut tokens = vec![0u32; ranges.last().map_or(0, |r| r.end as usize)];
         for (ids, class) in self.gathered() {
-            match &mut dense[class as usize] {
+            match &mut sets[class as usize] {
                 Some(set) => ids.iter().for_each(|&t| set.insert(t)),
                 None => {
                     let at = next[class as usize] as usize;
@@ -1010,28 +1085,23 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        let mut bitmaps: Vec<Option<Box<Words>>> = Vec::with_capacity(ranges.len());
-        for (class, (range, set)) in ranges.iter().zip(dense).enumerate() {
-            let class_tokens = &mut tokens[range.start as usize..range.end as usize];
-            let bitmap = match (set, plain) {
-                (Some(set), _) => {
-                    set.write_ascending(class_tokens);
-                    Some(Box::new(set.into_words()))
+        let classes = ranges
+            .into_iter()
+            .zip(sets)
+            .enumerate()
+            .map(|(class, (range, set))| {
+                let class_tokens = &mut tokens[range.start as usize..range.end as usize];
+                match (set, listing) {
+                    (Some(set), Listing::DenseAsBitmaps) => {
+                        return ClassTokens::Dense(Box::new(DenseClass::new(set.into_words(), sizes[class])));
+                    }
+                    (Some(set), Listing::All) => write_ascending(&set.words, class_tokens),
+                    (None, _) => class_tokens.sort_unstable(),
                 }
-                (None, Some((plain_class, plain))) if plain_class == class as u32 => {
-                    let others = merge_plain(class_tokens, plain.ids());
-                    let mut bits = BitSet::from_words(plain.bitmap(), self.token_count);
-                    others.iter().for_each(|&t| bits.insert(t));
-                    Some(Box::new(bits.into_words()))
-                }
-                (None, _) => {
-                    class_tokens.sort_unstable();
-                    None
-                }
-            };
-            bitmaps.push(bitmap);
-        }
-        (tokens, ranges, bitmaps)
+                ClassTokens::Listed(range)
+            })
+            .collect();
+        (tokens, classes)
     }
 
     /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
@@ -1039,23 +1109,6 @@ impl<'a> Walk<'a> {
         let walked = self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)));
         self.spans.iter().copied().chain(walked)
     }
-}
-
-/// Fill `class` with its gathered ids, at its start, and `plain` (ascending, none of
-/// them gathered), in one ascending list: the plain ids are most of a string body's
-/// row, copied in runs between the few others. The others, ascending.
-fn merge_plain(class: &mut [u32], plain: &[u32]) -> Vec<u32> {
-    let mut others = class[..class.len() - plain.len()].to_vec();
-    others.sort_unstable();
-    let (mut at, mut from) = (0, 0);
-    for &other in &others {
-        let run = plain[from..].partition_point(|&id| id < other);
-        class[at..at + run].copy_from_slice(&plain[from..from + run]);
-        class[at + run] = other;
-        (at, from) = (at + run + 1, from + run);
-    }
-    class[at..].copy_from_slice(&plain[from..]);
-    others
 }
 
 /// The first of trie node `node` and its next siblings that a walk visits (`end` when
@@ -1068,7 +1121,16 @@ fn first_visited(plain: Option<&PlainTokens>, node: usize, end: usize) -> usize 
     }
 }
 
-/// A fixed-size set of token ids in mask layout, for ordering a dense class's ids.
+/// Which classes a walk lists the ids of ([`Walk::into_classes`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Listing {
+    /// Those not gathered in a bitmap.
+    DenseAsBitmaps,
+    /// All of them.
+    All,
+}
+
+/// A fixed-size set of token ids in mask layout, for gathering a dense class's ids.
 struct BitSet {
     words: Vec<u32>,
 }
@@ -1096,20 +1158,21 @@ impl BitSet {
         let len = self.words.len();
         Words::shared(&Arc::new(WordBuffer::from_words(self.words)), 0..len).expect("the whole buffer")
     }
+}
 
-    /// Writes the set's ids in ascending order into `out`, which holds exactly as many.
-    fn write_ascending(&self, out: &mut [u32]) {
-        let mut at = 0;
-        for (w, &word) in self.words.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                out[at] = (w * 32) as u32 + bits.trailing_zeros();
-                at += 1;
-                bits &= bits - 1;
-            }
+/// Writes the ids set in `words` (mask layout) in ascending order into `out`, which
+/// holds exactly as many.
+fn write_ascending(words: &[u32], out: &mut [u32]) {
+    let mut at = 0;
+    for (w, &word) in words.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            out[at] = (w * 32) as u32 + bits.trailing_zeros();
+            at += 1;
+            bits &= bits - 1;
         }
-        debug_assert_eq!(at, out.len(), "a class's ids are distinct");
     }
+    debug_assert_eq!(at, out.len(), "as many ids as set bits");
 }
 
 #[cfg(test)]

@@ -213,6 +213,33 @@ fn rows_merging_kept_subtree_walks_equal_rows_walked_whole() {
     assert_eq!(walked.subtrees.bytes(), 0);
 }
 
+#[test]
+fn dense_classes_are_held_as_bitmaps_and_listed_on_demand() {
+    // Inside the other strings' body most tokens are plain text, one class: its row holds
+    // it as a bitmap, lists only the other classes, and lists it when asked.
+    let compiled = keys_beside_other_strings();
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens_over(&KEY_ALPHABET, &["é".as_bytes()]), None));
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), vocab);
+    let mut r = Recognizer::new(Arc::clone(&compiled));
+    r.feed(b"\"x").unwrap();
+    let row = spanner.row(r.lex_state());
+    let dense: Vec<usize> = (0..row.classes().len()).filter(|&i| row.classes()[i].bitmap().is_some()).collect();
+    assert!(!dense.is_empty(), "the plain-text class is dense");
+    let dense_count: usize = dense.iter().map(|&i| row.classes()[i].token_count()).sum();
+    assert_eq!(row.all_tokens().len() + dense_count, row.token_count(), "only the other classes are listed");
+    let (listed, ranges) = row.listing();
+    for (i, class) in row.classes().iter().enumerate() {
+        let ids = row.tokens(i);
+        assert_eq!(ids.len(), class.token_count());
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "ascending");
+        assert_eq!(&listed[ranges[i].start as usize..ranges[i].end as usize], ids, "the artifact's listing");
+        if let Some(bits) = class.bitmap() {
+            let set: Vec<u32> = (0..bits.len() as u32 * 32).filter(|&t| bits[t as usize / 32] & (1 << (t % 32)) != 0).collect();
+            assert_eq!(ids, set.as_slice(), "listed from the bitmap");
+        }
+    }
+}
+
 /// Per token: its lexemes and what its end state accepts and can complete.
 type Fate = (Vec<Lexeme>, Vec<TerminalId>, Vec<TerminalId>);
 
