@@ -191,7 +191,7 @@ impl Lexer {
     /// [`Lexer::new`] as one stage of a compile bounded by `compile`.
     pub(crate) fn within(grammar: &Grammar, config: &LexerConfig, compile: &Deadline) -> Result<Lexer> {
         let deadline = compile.stage(config.time_budget);
-        let mut patterns = Patterns::default();
+        let mut patterns = Patterns::new(config);
         let mut terminals = Vec::new();
         let lexed = lexed_terminals(grammar);
         // Strings are counted only when every terminal has one priority: then no
@@ -390,7 +390,6 @@ struct LexedTerminal {
 }
 
 /// The distinct patterns of the lexed terminals.
-#[derive(Default)]
 struct Patterns {
     nfas: Vec<PatternNfa>,
     /// Indices in `nfas` by pattern text, without and with earliest matching.
@@ -401,9 +400,25 @@ struct Patterns {
     parsed: HashMap<String, Rc<Hir>>,
     /// The unbounded string that every counted terminal uses, once one is.
     counted: Option<u32>,
+    /// One NFA compiler for every pattern: it keeps its UTF-8 caches (10,000 entries,
+    /// made on first use) from one pattern to the next, and making them for every
+    /// pattern was a tenth of a JSON schema's lexer build.
+    compiler: thompson::Compiler,
 }
 
 impl Patterns {
+    fn new(config: &LexerConfig) -> Patterns {
+        let mut compiler = thompson::Compiler::new();
+        compiler.configure(NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)));
+        Patterns {
+            nfas: Vec::new(),
+            index: Default::default(),
+            parsed: HashMap::new(),
+            counted: None,
+            compiler,
+        }
+    }
+
     /// Compiles `terminal`'s regexes (those not seen yet) and returns the terminal over
     /// the shared patterns.
     fn add_terminal(
@@ -435,11 +450,11 @@ impl Patterns {
                 .flatten();
             if let Some(bounds) = counted {
                 lexed.bounds = Some(bounds);
-                lexed.require.push(self.counted_pattern(config).map_err(error)?);
+                lexed.require.push(self.counted_pattern().map_err(error)?);
                 continue;
             }
             let earliest = plain && has_lazy_repetition(&hir);
-            let index = self.intern(pattern, &hir, earliest, config).map_err(error)?;
+            let index = self.intern(pattern, &hir, earliest).map_err(error)?;
             if required { &mut lexed.require } else { &mut lexed.exclude }.push(index);
         }
         if may_be_empty {
@@ -462,11 +477,11 @@ impl Patterns {
     }
 
     /// The index of `pattern` (parsed as `hir`), compiled on first use.
-    fn intern(&mut self, pattern: &str, hir: &Hir, earliest: bool, config: &LexerConfig) -> std::result::Result<u32, String> {
+    fn intern(&mut self, pattern: &str, hir: &Hir, earliest: bool) -> std::result::Result<u32, String> {
         if let Some(&index) = self.index[usize::from(earliest)].get(pattern) {
             return Ok(index);
         }
-        let nfa = compile_nfa(pattern, hir, config)?;
+        let nfa = self.compile(pattern, hir)?;
         let index = self.nfas.len() as u32;
         self.nfas.push(PatternNfa { nfa, earliest });
         self.index[usize::from(earliest)].insert(pattern.to_string(), index);
@@ -474,7 +489,7 @@ impl Patterns {
     }
 
     /// The index of the unbounded string counted terminals share.
-    fn counted_pattern(&mut self, config: &LexerConfig) -> std::result::Result<u32, String> {
+    fn counted_pattern(&mut self) -> std::result::Result<u32, String> {
         if let Some(index) = self.counted {
             return Ok(index);
         }
@@ -483,17 +498,14 @@ impl Patterns {
         // Not shared with a terminal written as the same regex: only counted
         // terminals may read the count off this pattern's states.
         let index = self.nfas.len() as u32;
-        self.nfas.push(PatternNfa { nfa: compile_nfa(&pattern, &hir, config)?, earliest: false });
+        self.nfas.push(PatternNfa { nfa: self.compile(&pattern, &hir)?, earliest: false });
         self.counted = Some(index);
         Ok(index)
     }
-}
 
-fn compile_nfa(pattern: &str, hir: &Hir, config: &LexerConfig) -> std::result::Result<NFA, String> {
-    thompson::Compiler::new()
-        .configure(NFA::config().which_captures(WhichCaptures::None).nfa_size_limit(Some(config.max_nfa_bytes)))
-        .build_from_hir(hir)
-        .map_err(|e| format!("regex /{pattern}/ is too large: {e}"))
+    fn compile(&self, pattern: &str, hir: &Hir) -> std::result::Result<NFA, String> {
+        self.compiler.build_from_hir(hir).map_err(|e| format!("regex /{pattern}/ is too large: {e}"))
+    }
 }
 
 /// Parses one terminal regex, refusing what a lexeme cannot test (anchors, word boundaries).
