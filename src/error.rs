@@ -69,6 +69,9 @@ pub enum LimitKind {
     TotalCompileTime,
     /// Wall-clock time of a stack classifier's eager build, in milliseconds.
     EagerBuildTime,
+    /// Bytes a stack classifier's eager build fills its cache with
+    /// ([`ClassifierConfig::cache_capacity`](crate::classifier::ClassifierConfig::cache_capacity)).
+    EagerBuildMemory,
     /// Length in bytes of a vocabulary's longest token, beyond the lexer's count
     /// horizon ([`LexerConfig::count_horizon`](crate::lexer::LexerConfig::count_horizon)).
     CountHorizon,
@@ -86,6 +89,7 @@ impl fmt::Display for LimitKind {
             LimitKind::GssWorkPerStep => "GSS edges visited per step",
             LimitKind::TotalCompileTime => "total compile time in milliseconds",
             LimitKind::EagerBuildTime => "classifier eager build time in milliseconds",
+            LimitKind::EagerBuildMemory => "classifier cache bytes filled by its eager build",
             LimitKind::CountHorizon => "token length in bytes (beyond the lexer's count horizon)",
         };
         f.write_str(name)

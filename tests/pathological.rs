@@ -166,6 +166,21 @@ fn eager_classifier_build_time_is_limited_and_the_classifier_stays_exact() {
 }
 
 #[test]
+fn eager_classifier_build_memory_is_limited_and_the_classifier_stays_exact() {
+    let tokenizer = Tokenizer::embedded_default().unwrap();
+    let config = ClassifierConfig { cache_capacity: 1, ..ClassifierConfig::default() };
+    let classifier = Arc::new(StackClassifier::with_config(json(), tokenizer.vocab_arc(), config));
+    let (kind, value, limit) = limit_of(classifier.build_eager());
+    assert_eq!((kind, limit), (LimitKind::EagerBuildMemory, 1));
+    assert!(value > 1 && value <= classifier.stats().bytes, "the bytes built when it stopped: {value}");
+    let err = classifier.build_eager().unwrap_err();
+    assert!(err.to_string().starts_with("limit exceeded: classifier cache bytes filled by its eager build would reach"), "{err}");
+    let mut m = Matcher::with_classifier(classifier);
+    m.commit_bytes(b"{\"a\": [1, ").unwrap();
+    assert_mask_matches_oracle(&mut m);
+}
+
+#[test]
 fn compile_time_error_reports_milliseconds() {
     let g = Grammar::from_lark(stackmask::DEFAULT_GRAMMAR).unwrap();
     let lr = LrConfig { time_budget: Some(Duration::ZERO), ..LrConfig::default() };

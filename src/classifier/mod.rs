@@ -65,7 +65,7 @@ mod sources;
 
 pub use artifact::ArtifactConfig;
 
-use crate::error::{Deadline, LimitKind, Result};
+use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::glr::{NodeId, Parser};
 use crate::ir::TerminalSet;
 use crate::lexer::LexState;
@@ -378,8 +378,11 @@ impl StackClassifier {
     /// sets, gigabytes on a Java grammar).
     ///
     /// Past [`ClassifierConfig::eager_time_budget`] it stops with [`Error::Limit`](crate::Error::Limit)
-    /// ([`LimitKind::EagerBuildTime`]); the classifier stays as exact as before (what
-    /// is not built yet is built on first use).
+    /// ([`LimitKind::EagerBuildTime`]), and once what it built passes
+    /// [`ClassifierConfig::cache_capacity`] with [`LimitKind::EagerBuildMemory`] (a lexer
+    /// of tens of thousands of states, such as a JSON schema's `hostname` format's, has as
+    /// many automata: gigabytes); the classifier stays as exact as before (what is not
+    /// built yet is built on first use).
     ///
     /// # Example
     /// ```
@@ -412,8 +415,19 @@ impl StackClassifier {
                 return Ok(());
             }
             deadline.check()?;
+            self.check_eager_memory()?;
             self.build_eager_row(self.automaton(q), &predecessors, &heads, &deadline)
         })
+    }
+
+    /// The eager build's memory bound: the cache's capacity, which masks would otherwise
+    /// clear it down to.
+    fn check_eager_memory(&self) -> Result<()> {
+        let (value, limit) = (self.bytes.load(Ordering::Relaxed), self.config.cache_capacity);
+        if value > limit {
+            return Err(Error::Limit { kind: LimitKind::EagerBuildMemory, value, limit });
+        }
+        Ok(())
     }
 
     /// The edges of one lexer state's automaton within [`ClassifierConfig::eager_depth`]
@@ -430,6 +444,7 @@ impl StackClassifier {
         let mut queued: HashSet<(u32, LrState)> = queue.iter().map(|&(d, s, _)| (d, s)).collect();
         while let Some((state, lr, depth)) = queue.pop() {
             deadline.check()?;
+            self.check_eager_memory()?;
             let edge = self.build_edge(automaton, &mut dfa, state, lr);
             let Edge::To { target, .. } = edge else { continue };
             if target == DEAD || depth >= self.config.eager_depth {
