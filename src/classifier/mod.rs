@@ -26,7 +26,9 @@
 //!
 //! A lexer state planned [`Plan::Derived`] (see [`TokenSpanner::plan`]) has no automaton
 //! of its own: its mask is its reference's, with the tokens the reference does not
-//! settle for it taken out, and its part's automaton supplies those.
+//! settle for it taken out, and its part's automaton supplies those. One planned
+//! [`Plan::AfterClosing`] is the same with the start state's mask read over the parse
+//! that takes its lexeme, which the matcher makes ([`StackClassifier::begin_mask`]).
 //!
 //! States and edges are built on first use (like `regex-automata`'s lazy DFA) and kept
 //! in a cache whose memory is bounded by [`ClassifierConfig::cache_capacity`]: past it, a
@@ -72,7 +74,7 @@ use crate::lexer::LexState;
 use crate::lr::{LrState, LrTables};
 use crate::matcher::CompiledGrammar;
 use crate::spanner::{Derivation, Plan, SpannerRow, TokenSpanner};
-use crate::tokenizer::Vocabulary;
+use crate::tokenizer::{TokenTrie, Vocabulary};
 use crate::words::Words;
 use hashbrown::{HashMap, HashSet};
 use lexeme_trie::LexemeTrie;
@@ -149,6 +151,18 @@ pub struct ClassifierStats {
     pub overflowed_edges: usize,
 }
 
+impl ClassifierStats {
+    /// Add what `automaton` holds (not its lexer state: the caller counts those).
+    fn count(&mut self, automaton: &RowAutomaton) {
+        let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
+        self.states += dfa.states.len();
+        self.edges += dfa.edges.len();
+        self.outputs += dfa.outputs.len();
+        self.bytes += dfa.bytes + automaton.bytes;
+        self.overflowed_edges += dfa.overflowed;
+    }
+}
+
 /// The stack classifier of one grammar and one vocabulary. Immutable apart from its
 /// lazily filled caches; `Send + Sync`, shared by every sequence (see the
 /// [module documentation](self)).
@@ -192,6 +206,43 @@ struct PartAutomaton {
     automaton: RowAutomaton,
     /// All tokens but those to take out, when they are too many to clear one by one.
     keep: Option<Words>,
+}
+
+/// How [`StackClassifier::begin_mask`] leaves a mask for the matcher.
+pub(crate) enum MaskPlan<'a> {
+    /// Written (`true`), or left as it was because an edge cannot be built within the
+    /// bounds (`false`: the exact per-class path serves the step).
+    Written(bool),
+    /// To be written from the start state's automaton over the parse that takes the
+    /// pending lexeme (no parse takes it: no token closing it first is viable), then
+    /// completed by the part of the tokens that continue the lexeme instead, if any
+    /// ([`Plan::AfterClosing`]; none when every byte closes it).
+    AfterClosing(Option<WalkedPart<'a>>),
+}
+
+/// A derived state's part walked over a GSS: what corrects its reference's mask there.
+/// Holds the part's automaton read-locked (see [`StackClassifier::derived_mask_into`]
+/// for the lock order).
+pub(crate) struct WalkedPart<'a> {
+    part: &'a PartAutomaton,
+    derivation: &'a Derivation,
+    trie: &'a TokenTrie,
+    dfa: RwLockReadGuard<'a, Dfa>,
+    outputs: SmallVec<[u32; 8]>,
+}
+
+impl WalkedPart<'_> {
+    /// Turn the reference's `mask` into the derived state's: take out the tokens the
+    /// reference does not settle, and add the part's.
+    pub(crate) fn complete(self, mask: &mut [u32]) {
+        match &self.part.keep {
+            Some(keep) => mask.iter_mut().zip(keep.iter()).for_each(|(m, k)| *m &= k),
+            None => self.derivation.cleared(self.trie).for_each(|tokens| clear_bits(mask, tokens)),
+        }
+        let mut sources = Sources::default();
+        self.outputs.iter().for_each(|&o| self.dfa.outputs[o as usize].add_to(&self.part.automaton, &mut sources));
+        sources.write(mask, Write::Or);
+    }
 }
 
 /// Classes with more tokens than this are kept as dense bitmaps, so that a token set
@@ -508,14 +559,7 @@ impl StackClassifier {
         let derived_lexer_states = self.parts.iter().filter(|p| p.get().is_some()).count();
         let mut stats = ClassifierStats { lexer_states, derived_lexer_states, ..Default::default() };
         let parts = self.parts.iter().filter_map(|p| Some(&p.get()?.automaton));
-        for automaton in self.automata.iter().filter_map(OnceLock::get).chain(parts) {
-            let dfa = automaton.dfa.read().unwrap_or_else(|p| p.into_inner());
-            stats.states += dfa.states.len();
-            stats.edges += dfa.edges.len();
-            stats.outputs += dfa.outputs.len();
-            stats.bytes += dfa.bytes + automaton.bytes;
-            stats.overflowed_edges += dfa.overflowed;
-        }
+        self.automata.iter().filter_map(OnceLock::get).chain(parts).for_each(|automaton| stats.count(automaton));
         stats
     }
 
@@ -564,11 +608,32 @@ impl StackClassifier {
         RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
     }
 
+    /// Start the mask for the GSS of `parser` and the pending lexer state `q`: the bit of
+    /// every token with bytes that keeps the text a viable prefix set, every other bit
+    /// clear. Either written here ([`StackClassifier::mask_into`]), or, when the tokens
+    /// closing the pending lexeme first are read after it ([`Plan::AfterClosing`], or a
+    /// state that closes on every byte), left to the caller to write over the parse that
+    /// takes the lexeme, and completed by the part this returns.
+    pub(crate) fn begin_mask<'a>(&'a self, parser: &Parser, q: LexState, mask: &mut [u32]) -> MaskPlan<'a> {
+        if self.spanner.closes_on_every_byte(q) {
+            return MaskPlan::AfterClosing(None);
+        }
+        let r = self.spanner.row_state(q);
+        if self.automata[r.index()].get().is_none() {
+            if let Plan::AfterClosing(derivation) = self.spanner.plan(r) {
+                return self.walk_part(parser, r, derivation).map_or(MaskPlan::Written(false), |part| MaskPlan::AfterClosing(Some(part)));
+            }
+        }
+        MaskPlan::Written(self.mask_into(parser, q, mask))
+    }
+
     /// Write `mask` whole: the bit of every token with bytes that keeps the text a viable
     /// prefix, for the GSS of `parser` and the pending lexer state `q`, set, every other
     /// bit clear. Returns `false`, leaving `mask` untouched, when a transition needed
     /// could not be built within the bounds: the caller must then use an exact path of
-    /// its own (the matcher uses the per-class mask).
+    /// its own (the matcher uses the per-class mask). A state planned
+    /// [`Plan::AfterClosing`] is asked for through [`StackClassifier::begin_mask`]; here
+    /// it would be served by its own row.
     pub(crate) fn mask_into(&self, parser: &Parser, q: LexState, mask: &mut [u32]) -> bool {
         let q = self.spanner.row_state(q);
         if self.automata[q.index()].get().is_none() {
@@ -593,19 +658,20 @@ impl StackClassifier {
     /// them waits on another's part while holding the reference. (Derivations followed
     /// from any state never come back to it, so parts are locked in one order.)
     fn derived_mask_into(&self, parser: &Parser, q: LexState, derivation: &Derivation, mask: &mut [u32]) -> bool {
-        let PartAutomaton { automaton: part, keep } = self.part_automaton(q, derivation);
-        let Some((part_dfa, part_outputs)) = self.walk(part, parser) else { return false };
+        let Some(part) = self.walk_part(parser, q, derivation) else { return false };
         if !self.mask_into(parser, derivation.reference, mask) {
             return false;
         }
-        match keep {
-            Some(keep) => mask.iter_mut().zip(keep.iter()).for_each(|(m, k)| *m &= k),
-            None => derivation.cleared(self.vocab().trie()).for_each(|tokens| clear_bits(mask, tokens)),
-        }
-        let mut sources = Sources::default();
-        part_outputs.iter().for_each(|&o| part_dfa.outputs[o as usize].add_to(part, &mut sources));
-        sources.write(mask, Write::Or);
+        part.complete(mask);
         true
+    }
+
+    /// The part of derived state `q` walked over `parser`'s GSS; `None` when an edge
+    /// cannot be built within the bounds.
+    fn walk_part<'a>(&'a self, parser: &Parser, q: LexState, derivation: &'a Derivation) -> Option<WalkedPart<'a>> {
+        let part = self.part_automaton(q, derivation);
+        let (dfa, outputs) = self.walk(&part.automaton, parser)?;
+        Some(WalkedPart { part, derivation, trie: self.vocab().trie(), dfa, outputs })
     }
 
     /// The token sets to OR for the GSS of `parser` in `automaton`, building the edges it

@@ -45,7 +45,7 @@ mod trie_walk;
 pub use batch::compute_masks_parallel;
 pub use recognizer::{Recognizer, RecognizerCheckpoint};
 
-use crate::classifier::StackClassifier;
+use crate::classifier::{MaskPlan, StackClassifier};
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::glr::GlrConfig;
 use crate::ir::Grammar;
@@ -319,13 +319,14 @@ impl Matcher {
     /// and the start state's edges serve them all. The parser is restored after.
     fn mask_by_classifier(&mut self, classifier: &StackClassifier, mask: &mut [u32]) -> Result<bool> {
         let q = self.recognizer.lex_state();
-        if !classifier.spanner().closes_on_every_byte(q) {
-            return Ok(classifier.mask_into(self.recognizer.parser(), q, mask));
-        }
+        let part = match classifier.begin_mask(self.recognizer.parser(), q, mask) {
+            MaskPlan::Written(written) => return Ok(written),
+            MaskPlan::AfterClosing(part) => part,
+        };
         let before = self.recognizer.checkpoint();
         let written = match self.recognizer.close_pending() {
             Ok(true) => Ok(classifier.mask_into(self.recognizer.parser(), self.recognizer.lex_state(), mask)),
-            // No parse takes the lexeme, so no token is viable.
+            // No parse takes the lexeme, so no token closing it first is viable.
             Ok(false) => {
                 mask.fill(0);
                 Ok(true)
@@ -333,6 +334,9 @@ impl Matcher {
             Err(e) => Err(e),
         };
         self.recognizer.restore(&before);
+        if let (Ok(true), Some(part)) = (&written, part) {
+            part.complete(mask);
+        }
         written
     }
 

@@ -17,6 +17,13 @@
 //!   bytes, so none of them shares a row): the state 100 characters in is the state 3
 //!   characters in for every token of at most 60 bytes.
 //!
+//! * **After closing.** From an accepting state `q` (inside a number, a keyword, an
+//!   identifier), a first byte either continues the lexeme or closes it and restarts the
+//!   lexer in the start state, as the start state steps on that byte. Every token whose
+//!   first byte closes the lexeme fares as it does from the start state, once the parser
+//!   has taken the lexeme ([`Plan::AfterClosing`]): the start state's mask over that
+//!   parse, but for the tokens that continue the lexeme.
+//!
 //! A [`Derivation`] says so: the mask of `q` is the mask of its reference `r`, with the
 //! tokens it does not settle taken out, and the mask of `q`'s
 //! [part](super::TokenSpanner::part) (its row restricted to those tokens) added. A
@@ -53,6 +60,22 @@ pub enum Plan {
     Whole,
     /// From another state's row, corrected on the tokens that behave apart.
     Derived(Derivation),
+    /// From the start state's row once the parser has taken the lexeme the state
+    /// accepts, corrected on the tokens whose first byte continues the lexeme instead of
+    /// closing it (the [`Derivation`]'s reference is the start state). Inside a number
+    /// or a keyword, only a few first bytes continue it; every other byte closes it and
+    /// restarts the lexer in the start state, so those tokens fare as they do from there.
+    AfterClosing(Derivation),
+}
+
+impl Plan {
+    /// The derivation a derived plan corrects its reference's mask by.
+    pub fn derivation(&self) -> Option<&Derivation> {
+        match self {
+            Plan::Whole => None,
+            Plan::Derived(derivation) | Plan::AfterClosing(derivation) => Some(derivation),
+        }
+    }
 }
 
 /// A row state's mask as another's, corrected on the tokens under the first bytes the
@@ -203,11 +226,55 @@ pub(super) fn plan(
     if firsts.is_hub(q, from_q) {
         return Plan::Whole;
     }
-    let plan = by_first_bytes(lexer, firsts, q, from_q, row_state, links);
+    let plan = by_first_bytes(lexer, firsts, q, from_q, row_state, &links);
+    if plan != Plan::Whole {
+        return plan;
+    }
+    let plan = after_closing(lexer, firsts, q, from_q, row_state, &links);
     if plan != Plan::Whole {
         return plan;
     }
     by_length(lexer, trie, firsts.vocabulary, q, wholes)
+}
+
+/// The plan of accepting state `q` by the start state, read after the parser takes the
+/// lexeme `q` accepts: a first byte that does not continue the lexeme closes it and
+/// restarts the lexer in the start state, where the token's other bytes fare as they
+/// do from the start state (see [`Plan::AfterClosing`]). Planned when those tokens are
+/// enough, as for [`by_first_bytes`].
+fn after_closing(
+    lexer: &Lexer,
+    firsts: &FirstBytes,
+    q: LexState,
+    from_q: &Steps,
+    row_state: impl Fn(LexState) -> LexState,
+    links: impl Fn(LexState) -> Option<usize>,
+) -> Plan {
+    let start = lexer.start();
+    if q == start || Lexeme::closed_in(lexer, q).is_none() {
+        return Plan::Whole;
+    }
+    let from_start = firsts.steps(lexer, start, row_state);
+    let mut apart = [0u64; 4];
+    let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
+    for ((&(node, byte, tokens), step_q), step_start) in firsts.children.iter().zip(from_q).zip(from_start) {
+        // A closing step restarts where the start state steps (`step_outcome`).
+        let closes = matches!(step_q, Some((true, _)));
+        if !closes {
+            apart[usize::from(byte / 64)] |= 1 << (byte % 64);
+        }
+        if step_start.is_some() {
+            live += tokens as usize;
+            if closes {
+                settled += tokens as usize;
+            } else {
+                cleared.push(node);
+            }
+        }
+    }
+    let enough = settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live;
+    let Some(links) = links(start).filter(|_| enough) else { return Plan::Whole };
+    Plan::AfterClosing(Derivation { reference: start, apart, longest_alike: usize::MAX, cleared: cleared.into(), links })
 }
 
 /// The plan of `q` by the state planned whole (one of `wholes`, the last few) that the
@@ -233,7 +300,7 @@ fn by_first_bytes(
     q: LexState,
     from_q: &Steps,
     row_state: impl Fn(LexState) -> LexState + Copy,
-    links: impl Fn(LexState) -> Option<usize>,
+    links: &impl Fn(LexState) -> Option<usize>,
 ) -> Plan {
     let mut candidates: Vec<(LexState, usize)> = Vec::new();
     for (&(_, _, tokens), step) in firsts.children.iter().zip(from_q) {

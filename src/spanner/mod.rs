@@ -176,7 +176,7 @@ pub(crate) struct DenseClass {
 
 impl DenseClass {
     /// The class of the `len` tokens set in `bits`.
-    pub(crate) fn new(bits: Words, len: u32) -> DenseClass {
+    fn new(bits: Words, len: u32) -> DenseClass {
         debug_assert_eq!(bits.iter().map(|w| w.count_ones()).sum::<u32>(), len);
         DenseClass { bits, len, ids: OnceLock::new() }
     }
@@ -428,7 +428,8 @@ impl TokenSpanner {
     /// How the masks of lexer state `q` (and of the states sharing its row) are had:
     /// from its own [row](TokenSpanner::row), or derived from another state's row
     /// ([`Derivation`]) when enough tokens behave alike from both (the same first step,
-    /// or no more bytes than the texts that do not tell the two apart). Decided on first
+    /// or no more bytes than the texts that do not tell the two apart, or, read after
+    /// the parser takes `q`'s lexeme, the start state's on the bytes closing it). Decided on first
     /// use, from the lexer alone (no row is built); a state whose row is built already is
     /// planned whole. Which states are planned already when `q` is can change its plan,
     /// never its masks.
@@ -476,6 +477,8 @@ impl TokenSpanner {
                     match plan {
                         Plan::Whole => Some(0),
                         Plan::Derived(derivation) => Some(derivation.links()).filter(|&links| links < derive::MAX_LINKS),
+                        // Its mask is read over another parse (after its lexeme).
+                        Plan::AfterClosing(_) => None,
                     }
                 };
                 derive::plan(lexer, self.vocab.trie(), &self.first_bytes, q, row_state, links, &self.recent_wholes())
@@ -498,7 +501,7 @@ impl TokenSpanner {
     /// planned whole, its whole row.
     pub fn part(&self, q: LexState) -> Arc<SpannerRow> {
         let q = self.row_state(q);
-        let Plan::Derived(derivation) = self.plan(q) else { return self.row(q) };
+        let Some(derivation) = self.plan(q).derivation() else { return self.row(q) };
         let slot = &self.parts[q.index()];
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();

@@ -265,14 +265,21 @@ fn assert_derived_plans_exact(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>
         let mut r = Recognizer::new(Arc::clone(compiled));
         r.feed(prefix).unwrap();
         let q = r.lex_state();
-        let Plan::Derived(d) = planned.plan(q).clone() else { continue };
-        let reference_links = match planned.plan(d.reference) {
-            Plan::Whole => 0,
-            Plan::Derived(r) => r.links(),
+        // Read after closing, the reference's tokens close `q`'s lexeme first.
+        let (d, closed_first) = match planned.plan(q).clone() {
+            Plan::Whole => continue,
+            Plan::Derived(d) => (d, None),
+            Plan::AfterClosing(d) => (d, Some(Lexeme::closed_in(lexer, q).expect("a lexeme to close"))),
         };
+        let reference_links = planned.plan(d.reference).derivation().map_or(0, Derivation::links);
         assert_eq!(d.links(), reference_links + 1, "{prefix:?}: links counted");
         assert!(d.links() <= derive::MAX_LINKS, "{prefix:?}: links bounded");
-        let (from_reference, from_part) = (fates(lexer, &planned.row(d.reference)), fates(lexer, &planned.part(q)));
+        let reference = planned.row(d.reference);
+        let reference = match closed_first {
+            Some(lexeme) => Arc::new(reference.after(lexeme)),
+            None => reference,
+        };
+        let (from_reference, from_part) = (fates(lexer, &reference), fates(lexer, &planned.part(q)));
         let cleared: Vec<u32> = d.cleared(planned.vocab().trie()).flatten().copied().collect();
         let expected = fates(lexer, &whole.row(q));
         for (id, token) in tokens.iter().enumerate() {
@@ -301,6 +308,23 @@ fn derived_plans_stand_for_the_rows_they_replace() {
         [b"\"", b"\"a", b"\"ab", b"\"b", b"\"bc", b"\"x", b"\"a\\", b"\"abc", b"\"abx", b"", b"\"abc\"", b"12"];
     let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
     assert!(derived.len() >= 4, "the states along the keys are derived ({})", derived.len());
+}
+
+#[test]
+fn accepting_states_are_read_after_closing_their_lexeme() {
+    // Inside a number a digit continues it; a space or a quote closes it and restarts
+    // the lexer in the start state, where the token's other bytes fare as from there.
+    let compiled = keys_beside_other_strings();
+    let tokens = tokens_over(&KEY_ALPHABET, &[b"12 \"ab"]);
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::new(Vocabulary::from_token_bytes(tokens.clone(), None)));
+    let lexer = compiled.lexer();
+    let Plan::AfterClosing(d) = spanner.plan(lexer.next(lexer.start(), b'1')) else { panic!("a number is read after closing") };
+    assert_eq!(d.reference, lexer.start());
+    assert!(d.steps_apart(b'1') && !d.steps_apart(b' ') && !d.steps_apart(b'"'));
+    assert!(d.settles(b" \"a") && !d.settles(b"12"));
+    assert_eq!(spanner.rows_built(), 0, "planned from the lexer alone");
+    let derived = assert_derived_plans_exact(&compiled, &tokens, &[b"1", b"12", b"12 1"]);
+    assert_eq!(derived.len(), 3);
 }
 
 #[test]
