@@ -186,6 +186,38 @@ impl FirstBytes {
         })
     }
 
+    /// The derivation of a state stepping `from_q` from `reference`, stepping
+    /// `from_reference`, on the first bytes where `settles` holds of the two steps, with
+    /// the tokens under them; `None` when they are too few: fewer than one in
+    /// [`MIN_SETTLED_SHARE`] of the vocabulary, or than half of those the reference keeps.
+    fn compare(
+        &self,
+        from_q: &Steps,
+        reference: LexState,
+        from_reference: &Steps,
+        settles: impl Fn(&Option<(bool, LexState)>, &Option<(bool, LexState)>) -> bool,
+    ) -> Option<(usize, Derivation)> {
+        let mut apart = [0u64; 4];
+        let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
+        for ((&(node, byte, tokens), step_q), step_r) in self.children.iter().zip(from_q).zip(from_reference) {
+            let alike = settles(step_q, step_r);
+            if !alike {
+                apart[usize::from(byte / 64)] |= 1 << (byte % 64);
+            }
+            if step_r.is_some() {
+                live += tokens as usize;
+                if alike {
+                    settled += tokens as usize;
+                } else {
+                    cleared.push(node);
+                }
+            }
+        }
+        let enough = settled > 0 && settled * MIN_SETTLED_SHARE >= self.vocabulary && settled * 2 >= live;
+        let derivation = Derivation { reference, apart, longest_alike: usize::MAX, cleared: cleared.into(), links: 0 };
+        enough.then_some((settled, derivation))
+    }
+
     /// Whether row state `q`, stepping `steps`, is a hub: most tokens' first byte leads
     /// back to it (a string's body), so other states lead to it on most of their first
     /// bytes too. A hub is planned whole and is a reference for any state, whatever their
@@ -255,26 +287,11 @@ fn after_closing(
         return Plan::Whole;
     }
     let from_start = firsts.steps(lexer, start, row_state);
-    let mut apart = [0u64; 4];
-    let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
-    for ((&(node, byte, tokens), step_q), step_start) in firsts.children.iter().zip(from_q).zip(from_start) {
-        // A closing step restarts where the start state steps (`step_outcome`).
-        let closes = matches!(step_q, Some((true, _)));
-        if !closes {
-            apart[usize::from(byte / 64)] |= 1 << (byte % 64);
-        }
-        if step_start.is_some() {
-            live += tokens as usize;
-            if closes {
-                settled += tokens as usize;
-            } else {
-                cleared.push(node);
-            }
-        }
-    }
-    let enough = settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live;
-    let Some(links) = links(start).filter(|_| enough) else { return Plan::Whole };
-    Plan::AfterClosing(Derivation { reference: start, apart, longest_alike: usize::MAX, cleared: cleared.into(), links })
+    // A closing step restarts where the start state steps (`step_outcome`).
+    let settles = |step_q: &Option<(bool, LexState)>, _: &Option<(bool, LexState)>| matches!(step_q, Some((true, _)));
+    let Some((_, derivation)) = firsts.compare(from_q, start, from_start, settles) else { return Plan::Whole };
+    let Some(links) = links(start) else { return Plan::Whole };
+    Plan::AfterClosing(Derivation { links, ..derivation })
 }
 
 /// The plan of `q` by the state planned whole (one of `wholes`, the last few) that the
@@ -316,32 +333,14 @@ fn by_first_bytes(
     let closed = |s: LexState| (!lexer.accepts(s).is_empty()).then(|| Lexeme::closed_in(lexer, s));
     let compare = |r: LexState| {
         let same_closing = closed(q) == closed(r);
-        let from_r = firsts.steps(lexer, r, row_state);
-        let mut apart = [0u64; 4];
-        let (mut cleared, mut settled, mut live) = (Vec::new(), 0, 0);
-        for ((&(node, byte, tokens), step_q), step_r) in firsts.children.iter().zip(from_q).zip(from_r) {
-            let alike = step_q == step_r && step_q.map_or(true, |(closes, _)| !closes || same_closing);
-            if !alike {
-                apart[usize::from(byte / 64)] |= 1 << (byte % 64);
-            }
-            if step_r.is_some() {
-                live += tokens as usize;
-                if alike {
-                    settled += tokens as usize;
-                } else {
-                    cleared.push(node);
-                }
-            }
-        }
-        (settled, live, Derivation { reference: r, apart, longest_alike: usize::MAX, cleared: cleared.into(), links: 0 })
+        let alike = |step_q: &Option<(bool, LexState)>, step_r: &Option<(bool, LexState)>| {
+            step_q == step_r && step_q.map_or(true, |(closes, _)| !closes || same_closing)
+        };
+        firsts.compare(from_q, r, firsts.steps(lexer, r, row_state), alike)
     };
-    let mut compared: Vec<(usize, usize, Derivation)> = candidates
-        .iter()
-        .map(|&(r, _)| compare(r))
-        .filter(|&(settled, live, _)| settled > 0 && settled * MIN_SETTLED_SHARE >= firsts.vocabulary && settled * 2 >= live)
-        .collect();
+    let mut compared: Vec<(usize, Derivation)> = candidates.iter().filter_map(|&(r, _)| compare(r)).collect();
     // The best first: only those are asked about (and planned) until one serves.
-    compared.sort_unstable_by_key(|(settled, _, d)| (std::cmp::Reverse(*settled), d.reference));
-    let usable = compared.into_iter().find_map(|(_, _, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }));
+    compared.sort_unstable_by_key(|(settled, d)| (std::cmp::Reverse(*settled), d.reference));
+    let usable = compared.into_iter().find_map(|(_, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }));
     usable.map_or(Plan::Whole, Plan::Derived)
 }
