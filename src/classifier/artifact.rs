@@ -431,7 +431,7 @@ impl StackClassifier {
         let trie = restore_trie(&row, record.trie, forms, capacity, section)
             .map_err(|reason| Error::Artifact { at: format!("{}, lexeme trie", at()), reason })?;
         let large = restore_large(&row, record.large, section).map_err(|reason| Error::Artifact { at: at(), reason })?;
-        let automaton = self.automata[q.index()].get_or_init(|| self.automaton_of(row, trie, large));
+        let automaton = self.automata[q.index()].get_or_init(|| Box::new(self.automaton_of(row, trie, large)));
         let dfa = restore_dfa(automaton, record.states, record.outputs, record.edges, self.compiled().tables().state_count(), section)
             .map_err(|reason| Error::Artifact { at: at(), reason })?;
         let mut slot = automaton.dfa.write().unwrap_or_else(|p| p.into_inner());

@@ -172,10 +172,13 @@ pub struct StackClassifier {
     /// Per LR state, the terminals it shifts, as a set (filled on first use: the tables
     /// of a large schema have tens of thousands of states, most never simulated).
     shiftable: Box<[OnceLock<TerminalSet>]>,
-    automata: Box<[OnceLock<RowAutomaton>]>,
+    /// By lexer state (only row states' are used), boxed: a schema's lexer may have tens
+    /// of thousands of states, and an automaton is hundreds of bytes, so unboxed slots
+    /// were megabytes to allocate and fault in before the first mask.
+    automata: Box<[OnceLock<Box<RowAutomaton>>]>,
     /// By lexer state, as `automata`: the automaton of a derived state's part
     /// ([`TokenSpanner::part`]).
-    parts: Box<[OnceLock<PartAutomaton>]>,
+    parts: Box<[OnceLock<Box<PartAutomaton>>]>,
     /// `u32` words of a mask.
     words: usize,
     /// Bytes counted against [`ClassifierConfig::cache_capacity`].
@@ -559,7 +562,7 @@ impl StackClassifier {
         let derived_lexer_states = self.parts.iter().filter(|p| p.get().is_some()).count();
         let mut stats = ClassifierStats { lexer_states, derived_lexer_states, ..Default::default() };
         let parts = self.parts.iter().filter_map(|p| Some(&p.get()?.automaton));
-        self.automata.iter().filter_map(OnceLock::get).chain(parts).for_each(|automaton| stats.count(automaton));
+        self.automata.iter().filter_map(|a| a.get().map(Box::as_ref)).chain(parts).for_each(|automaton| stats.count(automaton));
         stats
     }
 
@@ -569,7 +572,7 @@ impl StackClassifier {
         self.automata[q.index()].get_or_init(|| {
             let row = self.spanner.row(q);
             let large = large_class_bitmaps(&row, self.words);
-            self.new_automaton(row, large)
+            Box::new(self.new_automaton(row, large))
         })
     }
 
@@ -590,7 +593,7 @@ impl StackClassifier {
                 automaton.bytes += self.words * 4;
                 self.bytes.fetch_add(self.words * 4, Ordering::Relaxed);
             }
-            PartAutomaton { automaton, keep }
+            Box::new(PartAutomaton { automaton, keep })
         })
     }
 
