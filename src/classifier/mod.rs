@@ -28,7 +28,7 @@
 //! of its own: its mask is its reference's, with the tokens the reference does not
 //! settle for it taken out, and its part's automaton supplies those. One planned
 //! [`Plan::AfterClosing`] is the same with the start state's mask read over the parse
-//! that takes its lexeme, which the matcher makes ([`StackClassifier::begin_mask`]).
+//! that takes its lexeme, which the matcher makes (`StackClassifier::begin_mask`).
 //!
 //! States and edges are built on first use (like `regex-automata`'s lazy DFA) and kept
 //! in a cache whose memory is bounded by [`ClassifierConfig::cache_capacity`]: past it, a
@@ -112,7 +112,7 @@ pub struct ClassifierConfig {
     /// Stack states read along the edges [`StackClassifier::build_eager`] builds.
     pub eager_depth: usize,
     /// Wall-clock budget of [`StackClassifier::build_eager`], checked per lexer state and
-    /// per edge; exceeding it is [`Error::Limit`](crate::Error::Limit) with [`LimitKind::EagerBuildTime`].
+    /// per edge; exceeding it is [`Error::Limit`] with [`LimitKind::EagerBuildTime`].
     /// `None`: no budget. Default: 60 s.
     pub eager_time_budget: Option<Duration>,
 }
@@ -431,7 +431,7 @@ impl StackClassifier {
     /// every stack grows with the product of lexer states, LR paths and configuration
     /// sets, gigabytes on a Java grammar).
     ///
-    /// Past [`ClassifierConfig::eager_time_budget`] it stops with [`Error::Limit`](crate::Error::Limit)
+    /// Past [`ClassifierConfig::eager_time_budget`] it stops with [`Error::Limit`]
     /// ([`LimitKind::EagerBuildTime`]), and once what it built passes
     /// [`ClassifierConfig::cache_capacity`] with [`LimitKind::EagerBuildMemory`] (a lexer
     /// of tens of thousands of states, such as a JSON schema's `hostname` format's, has as

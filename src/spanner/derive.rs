@@ -100,7 +100,7 @@ pub struct Derivation {
 
 impl Derivation {
     /// How many derivations, this one included, a mask of the derived state goes through
-    /// before a row built whole (at most [`MAX_LINKS`]).
+    /// before a row built whole (bounded by `MAX_LINKS`).
     pub fn links(&self) -> usize {
         self.links + 1
     }
