@@ -80,7 +80,7 @@ use hashbrown::{HashMap, HashSet};
 use lexeme_trie::LexemeTrie;
 use rayon::prelude::*;
 use simulate::{Blocked, Limits, Overflow, Simulator};
-use sources::{or_into, Sources, Write};
+use sources::{Sources, Write};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
@@ -267,7 +267,7 @@ impl Output {
         if large.len() * words + count > 2 * words {
             // Written straight from the classes: no list of their ids made first.
             let mut dense = vec![0u32; words];
-            large.iter().for_each(|c| or_into(&mut dense, &automaton.large[c]));
+            large.iter().for_each(|c| crate::matcher::or_into(&mut dense, &automaton.large[c]));
             small_tokens().for_each(|tokens| crate::matcher::set_bits(&mut dense, tokens));
             return Output::Dense(dense.into());
         }

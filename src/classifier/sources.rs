@@ -50,14 +50,8 @@ impl<'a> Sources<'a> {
                 None => mask.fill(0),
             }
         }
-        dense.for_each(|bits| or_into(mask, bits));
+        dense.for_each(|bits| crate::matcher::or_into(mask, bits));
         self.sparse.iter().for_each(|tokens| crate::matcher::set_bits(mask, tokens));
-    }
-}
-
-pub(crate) fn or_into(mask: &mut [u32], bits: &[u32]) {
-    for (m, b) in mask.iter_mut().zip(bits) {
-        *m |= b;
     }
 }
 

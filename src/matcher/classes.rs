@@ -7,7 +7,7 @@
 //! precompiled automaton over LR state ids.
 
 use super::recognizer::pending_is_viable;
-use super::{set_bits, Matcher};
+use super::{or_into, set_bits, Matcher};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use crate::spanner::{Lexeme, TokenSpanner};
@@ -53,7 +53,7 @@ impl Matcher {
         for (i, class) in row.classes().iter().enumerate() {
             match path.advance_to(self, &class.lexemes) {
                 Ok(Some(expected)) if pending_is_viable(compiled.lexer(), class.end, expected) => match class.bitmap() {
-                    Some(bits) => mask.iter_mut().zip(bits.iter()).for_each(|(m, b)| *m |= b),
+                    Some(bits) => or_into(mask, bits),
                     None => set_bits(mask, row.tokens(i)),
                 },
                 Ok(_) => {}

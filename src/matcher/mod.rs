@@ -316,7 +316,11 @@ impl Matcher {
     /// is handed to the parser first, and the
     /// start state's automaton reads the GSS that results: every token closes that lexeme
     /// and goes on from the start state. Such states then need no automaton of their own,
-    /// and the start state's edges serve them all. The parser is restored after.
+    /// and the start state's edges serve them all. The parser is restored after. A state
+    /// planned [`Plan::AfterClosing`](crate::spanner::Plan::AfterClosing) (inside a
+    /// number, keyword or identifier) is read the same way for the tokens whose first
+    /// byte closes its lexeme, and its part, walked over the GSS before the lexeme is
+    /// handed over, adds the tokens that continue it.
     fn mask_by_classifier(&mut self, classifier: &StackClassifier, mask: &mut [u32]) -> Result<bool> {
         let q = self.recognizer.lex_state();
         let part = match classifier.begin_mask(self.recognizer.parser(), q, mask) {
@@ -447,6 +451,13 @@ fn longest_token_prefix(trie: &TokenTrie, bytes: &[u8]) -> Option<(usize, u32, u
         }
     }
     best
+}
+
+/// Set in `mask` the bits set in `bits` (a token bitmap, as many words or fewer).
+pub(crate) fn or_into(mask: &mut [u32], bits: &[u32]) {
+    for (m, b) in mask.iter_mut().zip(bits) {
+        *m |= b;
+    }
 }
 
 /// Set the bits of `tokens` in `mask`. The bits of consecutive tokens of one word are
