@@ -27,9 +27,12 @@
 //! assert!(tables.conflict_count() > 0);
 //! ```
 
+mod goto_table;
+
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::fold_hash::fold_hash;
 use crate::ir::{Grammar, NonterminalId, ProductionId, Symbol, TerminalId, TerminalSet};
+use goto_table::GotoTable;
 use hashbrown::HashTable;
 use std::time::Duration;
 
@@ -79,7 +82,10 @@ impl Default for LrConfig {
 }
 
 /// LALR(1) tables with conflicts kept. Immutable and `Send + Sync`.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+///
+/// They serialize (artifacts fingerprint them) but are never read back: an artifact
+/// compiles them again from the grammar IR.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LrTables {
     terminal_count: usize,
     production_len: Vec<u32>,
@@ -89,6 +95,9 @@ pub struct LrTables {
     reductions: Vec<Vec<Reduction>>,
     accepting: Vec<bool>,
     conflicts: usize,
+    /// `gotos` packed for constant-time lookups (derived from them, so not serialized).
+    #[serde(skip)]
+    goto_table: GotoTable,
 }
 
 impl LrTables {
@@ -136,8 +145,7 @@ impl LrTables {
     /// The state reached after reducing to nonterminal `n` on top of state `s`.
     #[inline]
     pub fn goto(&self, s: LrState, n: NonterminalId) -> Option<LrState> {
-        let row = &self.gotos[s.index()];
-        row.binary_search_by_key(&n, |&(x, _)| x).ok().map(|i| row[i].1)
+        self.goto_table.get(s, n)
     }
 
     /// Every goto of state `s`, sorted by nonterminal.
@@ -167,6 +175,12 @@ impl LrTables {
     #[inline]
     pub fn production_lhs(&self, p: ProductionId) -> NonterminalId {
         self.production_lhs[p.index()]
+    }
+
+    /// The tables with their gotos indexed (once every state's gotos are in).
+    fn with_goto_table(mut self) -> LrTables {
+        self.goto_table = GotoTable::new(&self.gotos);
+        self
     }
 
     /// Number of (state, lookahead) cells holding more than one action.
@@ -591,6 +605,7 @@ impl Lr0 {
             reductions: Vec::with_capacity(self.state_count()),
             accepting: Vec::with_capacity(self.state_count()),
             conflicts: 0,
+            goto_table: GotoTable::default(),
         };
         let reduction = |production: u32, set: &[u64]| Reduction {
             production: ProductionId(production),
@@ -633,7 +648,7 @@ impl Lr0 {
             tables.reductions.push(reductions);
             tables.accepting.push(accepting);
         }
-        Ok(tables)
+        Ok(tables.with_goto_table())
     }
 }
 

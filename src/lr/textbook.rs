@@ -283,6 +283,7 @@ impl Lr0 {
             reductions: Vec::with_capacity(self.kernels.len()),
             accepting: Vec::with_capacity(self.kernels.len()),
             conflicts: 0,
+            goto_table: Default::default(),
         };
         for (state, kernel) in self.kernels.iter().enumerate() {
             deadline.check()?;
@@ -321,7 +322,7 @@ impl Lr0 {
             tables.reductions.push(reductions);
             tables.accepting.push(accepting);
         }
-        Ok(tables)
+        Ok(tables.with_goto_table())
     }
 }
 
