@@ -3,9 +3,10 @@
 //!
 //! Every reduction takes a goto, in the GLR parser and in the classifier's symbolic
 //! simulation, where a binary search over the state's gotos took a tenth of an eager
-//! build. A dense states × nonterminals table would take hundreds of megabytes for the
-//! largest schemas, and row displacement packs their sparse, wide rows either loosely
-//! or, searching for a tight fit, in seconds. Hashing builds in one pass over the gotos
+//! build. A dense table grows with states × nonterminals (MaskBench has a schema with
+//! 78,733 LR states), and row displacement packs such sparse, wide rows either loosely
+//! (4–35 slots per goto with a bounded search) or, searching for a tight fit, in
+//! seconds (2.2 s for that schema). Hashing builds in one pass over the gotos
 //! and finds most of them at the first slot.
 
 use super::LrState;
