@@ -117,12 +117,36 @@ type Known = u32;
 /// The known stack parts of one read, interned: a part is its top state over the part
 /// below it, so pushing, popping and comparing parts take one lookup each, and a
 /// configuration is three words that hash without touching its stack.
-#[derive(Default)]
+///
+/// Most parts have only one part pushed on them: each holds its first child inline, and
+/// only later children go through the hash table (every push did before, a tenth of an
+/// eager build).
 struct Stacks {
-    /// By id: the part below (or [`Stacks::BOTTOM`]), the top state and the length.
-    parts: Vec<(Known, LrState, u32)>,
+    parts: Vec<Part>,
+    /// The part [`Stacks::BOTTOM`]'s first child, as [`Part::child`].
+    root: (LrState, Known),
+    /// Children after a part's first.
     ids: HashMap<(Known, LrState), Known>,
 }
+
+impl Default for Stacks {
+    fn default() -> Self {
+        Stacks { parts: Vec::new(), root: NONE, ids: HashMap::new() }
+    }
+}
+
+/// One known stack part.
+struct Part {
+    /// The part below (or [`Stacks::BOTTOM`]).
+    below: Known,
+    top: LrState,
+    len: u32,
+    /// The first part pushed on this one and its top state (`NONE` when none is).
+    child: (LrState, Known),
+}
+
+/// No part: no child pushed yet.
+const NONE: (LrState, Known) = (LrState(u32::MAX), u32::MAX);
 
 impl Stacks {
     /// Below the lowest known state.
@@ -131,30 +155,46 @@ impl Stacks {
     fn clear(&mut self) {
         self.parts.clear();
         self.ids.clear();
+        self.root = NONE;
     }
 
     /// The part `below` with `state` pushed.
     fn push(&mut self, below: Known, state: LrState) -> Known {
-        let len = if below == Stacks::BOTTOM { 1 } else { self.parts[below as usize].2 + 1 };
+        let (len, first) = match below {
+            Stacks::BOTTOM => (1, self.root),
+            _ => (self.parts[below as usize].len + 1, self.parts[below as usize].child),
+        };
+        if first.0 == state {
+            return first.1;
+        }
         let next = self.parts.len() as Known;
-        *self.ids.entry((below, state)).or_insert_with(|| {
-            self.parts.push((below, state, len));
-            next
-        })
+        if first == NONE {
+            match below {
+                Stacks::BOTTOM => self.root = (state, next),
+                _ => self.parts[below as usize].child = (state, next),
+            }
+        } else {
+            match self.ids.entry((below, state)) {
+                hashbrown::hash_map::Entry::Occupied(known) => return *known.get(),
+                hashbrown::hash_map::Entry::Vacant(slot) => slot.insert(next),
+            };
+        }
+        self.parts.push(Part { below, top: state, len, child: NONE });
+        next
     }
 
     fn top(&self, known: Known) -> LrState {
-        self.parts[known as usize].1
+        self.parts[known as usize].top
     }
 
     fn len(&self, known: Known) -> usize {
-        self.parts[known as usize].2 as usize
+        self.parts[known as usize].len as usize
     }
 
     /// `known` with its top `n` states popped (`n` less than its length).
     fn pop(&self, mut known: Known, n: usize) -> Known {
         for _ in 0..n {
-            known = self.parts[known as usize].0;
+            known = self.parts[known as usize].below;
         }
         known
     }
@@ -168,6 +208,7 @@ struct Scratch {
     stacks: Stacks,
     live: Vec<(u32, Phase, Known)>,
     seen: HashSet<(u32, Phase, Known)>,
+    accepted: Accepted,
 }
 
 impl Scratch {
@@ -182,7 +223,51 @@ impl Scratch {
             self.live.clear();
             self.seen.clear();
             self.stacks.clear();
+            self.accepted.take();
         }
+    }
+}
+
+/// The classes one read accepts, a bit per class of the row: the list comes out sorted
+/// and without repeats in one pass over the words touched, where sorting it took a
+/// tenth of an eager build (a read accepts a group's hundreds of classes, often along
+/// several paths).
+#[derive(Default)]
+struct Accepted {
+    bits: Vec<u64>,
+    /// The words holding a bit: `low..high` (empty when `low >= high`).
+    low: usize,
+    high: usize,
+}
+
+impl Accepted {
+    fn extend(&mut self, classes: &[u32]) {
+        for &class in classes {
+            let word = class as usize / 64;
+            if word >= self.bits.len() {
+                self.bits.resize(word + 1, 0);
+            }
+            self.bits[word] |= 1 << (class % 64);
+            if self.low >= self.high {
+                (self.low, self.high) = (word, word + 1);
+            } else {
+                (self.low, self.high) = (self.low.min(word), self.high.max(word + 1));
+            }
+        }
+    }
+
+    /// The classes accepted, ascending; none are left.
+    fn take(&mut self) -> Vec<u32> {
+        let mut classes = Vec::new();
+        for word in self.low..self.high {
+            let mut bits = std::mem::take(&mut self.bits[word]);
+            while bits != 0 {
+                classes.push((word * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        (self.low, self.high) = (0, 0);
+        classes
     }
 }
 
@@ -193,7 +278,6 @@ thread_local! {
 struct Run<'s> {
     scratch: &'s mut Scratch,
     next: Vec<Blocked>,
-    accepted: Vec<u32>,
     work: usize,
 }
 
@@ -205,7 +289,7 @@ impl Simulator<'_> {
 
     fn read_with(&self, blocked: &[Blocked], state: LrState, scratch: &mut Scratch) -> Result<Step, Overflow> {
         scratch.reset();
-        let mut run = Run { scratch, next: Vec::new(), accepted: Vec::new(), work: 0 };
+        let mut run = Run { scratch, next: Vec::new(), work: 0 };
         for &b in blocked {
             if b.pops > 0 {
                 run.next.push(Blocked { pops: b.pops - 1, ..b });
@@ -234,9 +318,7 @@ impl Simulator<'_> {
         }
         run.next.sort_unstable();
         run.next.dedup();
-        run.accepted.sort_unstable();
-        run.accepted.dedup();
-        Ok(Step { next: run.next, accepted: run.accepted })
+        Ok(Step { next: run.next, accepted: run.scratch.accepted.take() })
     }
 
     /// A configuration arriving at `node` goes on with each lexeme edge and, if classes
@@ -244,7 +326,7 @@ impl Simulator<'_> {
     /// work list: arrivals are deduplicated already, so they would never repeat from
     /// here (only reductions can repeat them, and those go through the list).
     fn arrive(&self, run: &mut Run, node: u32, known: Known) {
-        run.accepted.extend_from_slice(self.trie.on_arrival(node));
+        run.scratch.accepted.extend(self.trie.on_arrival(node));
         let edges = self.trie.edges(node);
         for (i, edge) in edges.iter().enumerate() {
             if self.trie.lexeme(edge).skippable {
@@ -279,7 +361,7 @@ impl Simulator<'_> {
         });
         for group in self.trie.waiting(node) {
             if self.trie.group_terminals(group).intersects(shiftable) {
-                run.accepted.extend_from_slice(self.trie.group_classes(group));
+                run.scratch.accepted.extend(self.trie.group_classes(group));
             }
         }
         let waiting = self.trie.waiting_terminals(node).expect("a node in the final phase has waiting classes");
