@@ -119,7 +119,7 @@ type Known = u32;
 /// configuration is three words that hash without touching its stack.
 ///
 /// Most parts have only one part pushed on them: each holds its first child inline, and
-/// only later children go through the hash table (every push did before, a tenth of an
+/// only later children go through the hash table (hashing every push was a tenth of an
 /// eager build).
 struct Stacks {
     parts: Vec<Part>,
@@ -229,8 +229,8 @@ impl Scratch {
 }
 
 /// The classes one read accepts, a bit per class of the row: the list comes out sorted
-/// and without repeats in one pass over the words touched, where sorting it took a
-/// tenth of an eager build (a read accepts a group's hundreds of classes, often along
+/// and without repeats in one pass over the words touched (sorting a list of them was a
+/// tenth of an eager build: a read accepts a group's hundreds of classes, often along
 /// several paths).
 #[derive(Default)]
 struct Accepted {

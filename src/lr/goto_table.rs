@@ -22,7 +22,7 @@ const K: u64 = 0x9E37_79B9_7F4A_7C15;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct GotoTable {
     /// Per slot: the key (`state << 32 | nonterminal`, or [`FREE`]) and the goto target;
-    /// a power of two of them, at most half full.
+    /// a power of two of them, at most half full (so every probe meets a free slot).
     slots: Box<[(u64, LrState)]>,
     /// `64 - log2(slots.len())`: a key's first slot is its hash's top bits.
     shift: u32,
