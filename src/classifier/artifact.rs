@@ -74,6 +74,7 @@ use crate::words::{WordBuffer, Words};
 use hashbrown::{HashMap, HashTable};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::ops::Range;
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -459,7 +460,9 @@ impl AutomatonRecord {
             .zip(&dfa.outputs)
             .map(|(classes, output)| {
                 let form = match output {
-                    Output::Sparse { large, tokens } => OutputForm::Sparse { large: large.to_vec(), tokens: words.push(tokens) },
+                    Output::Sparse { large, tokens } => {
+                        OutputForm::Sparse { large: large.to_vec(), tokens: words.push(&ascending(tokens)) }
+                    }
                     Output::Dense(bits) => OutputForm::Dense(words.push_bitmap(bits)),
                 };
                 OutputRecord { classes: words.push(classes), form }
@@ -593,6 +596,16 @@ fn decode_payload(meta: &[u8]) -> Result<Payload> {
         return Err(artifact_error("payload", format!("{} bytes after the end of the payload", rest.len())));
     }
     Ok(payload)
+}
+
+/// `tokens` (distinct ids) in ascending order, as the word section holds token lists.
+fn ascending(tokens: &[u32]) -> Cow<'_, [u32]> {
+    if tokens.windows(2).all(|pair| pair[0] < pair[1]) {
+        return Cow::Borrowed(tokens);
+    }
+    let mut sorted = tokens.to_vec();
+    sorted.sort_unstable();
+    Cow::Owned(sorted)
 }
 
 /// That `tokens` are ascending ids below `vocab_len`.
