@@ -255,9 +255,9 @@ const LARGE_CLASS: usize = 512;
 /// The token set on an edge: large classes by index (dense bitmaps in the row) plus the
 /// remaining tokens, or one dense bitmap when that is smaller.
 enum Output {
-    /// `tokens` come class after class, each class's ids ascending, so not sorted as a
-    /// whole: masks only set their bits, and sorting thousands of ids was a large part of
-    /// an edge built inside a mask. Artifacts write them sorted (and load them so).
+    /// `tokens` come class after class, each class's ids ascending, and are not sorted as
+    /// a whole: masks only set their bits, and the sort (of up to thousands of ids) ran
+    /// inside every edge a mask built. Artifacts write them sorted (and load them so).
     Sparse { large: Box<[u32]>, tokens: Words },
     Dense(Words),
 }
