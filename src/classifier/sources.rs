@@ -1,7 +1,7 @@
 //! Writing a mask from the token sets of the edges a mask walk took.
 //!
 //! A mask is the union of a few token sets: dense bitmaps (large classes, or token sets
-//! stored whole) and ascending lists of token ids. Clearing the mask and then ORing each
+//! stored whole) and lists of token ids. Clearing the mask and then ORing each
 //! set in walks the whole mask once more than needed: [`Sources::write`] starts the mask
 //! from the first dense set (a copy), ORs the other dense sets in, and sets the listed
 //! ids. With a 262k vocabulary a mask and a dense set are 32 KiB each and no longer fit
@@ -26,7 +26,7 @@ pub(crate) enum Write {
 pub(crate) struct Sources<'a> {
     /// Bitmaps of the mask's length.
     dense: SmallVec<[&'a [u32]; 4]>,
-    /// Ascending token ids, below the mask's length in bits.
+    /// Token ids (in any order), below the mask's length in bits.
     sparse: SmallVec<[&'a [u32]; 8]>,
 }
 
@@ -36,7 +36,7 @@ impl<'a> Sources<'a> {
         self.dense.push(bits);
     }
 
-    /// Add ascending token ids.
+    /// Add token ids (in any order).
     pub fn sparse(&mut self, tokens: &'a [u32]) {
         self.sparse.push(tokens);
     }
