@@ -824,6 +824,9 @@ fn restore_dfa(
             return Err(format!("state {id} repeats an earlier one"));
         }
     }
+    // After every written state is in: a state after a skip is one of them when the
+    // artifact was written from a built classifier.
+    (0..dfa.states.len() as u32).for_each(|id| dfa.link_skip(id));
     for (id, record) in outputs.into_iter().enumerate() {
         let at = |reason| format!("token set {id}: {reason}");
         let output = output_from_record(automaton, record.form, section).map_err(at)?;

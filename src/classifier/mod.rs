@@ -313,6 +313,9 @@ enum Edge {
 /// The lazily built part of a lexer state's automaton.
 struct Dfa {
     states: Vec<Arc<[Blocked]>>,
+    /// Per state, when every configuration of it still skips states of the real stack:
+    /// how many it skips (all of them at least) and the state after them.
+    skips: Vec<Option<Skip>>,
     ids: HashMap<Arc<[Blocked]>, u32>,
     edges: HashMap<(u32, LrState), Edge>,
     /// One token set per distinct set of accepted classes.
@@ -323,10 +326,22 @@ struct Dfa {
     overflowed: usize,
 }
 
+/// A state whose configurations all skip at least `levels` states of the real stack:
+/// reading those decides nothing and leads to `target` whatever they are, so a walk
+/// drops that many GSS levels at once instead of building and looking up an edge per
+/// level (in a JSON object of a hundred properties the walk went down the whole object
+/// that way, an edge per level).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Skip {
+    levels: u32,
+    target: u32,
+}
+
 impl Dfa {
     fn new() -> Dfa {
         let mut dfa = Dfa {
             states: Vec::new(),
+            skips: Vec::new(),
             ids: HashMap::new(),
             edges: HashMap::new(),
             outputs: Vec::new(),
@@ -343,11 +358,16 @@ impl Dfa {
     fn intern_state(&mut self, configs: Vec<Blocked>) -> u32 {
         match self.ids.get(configs.as_slice()) {
             Some(&id) => id,
-            None => self.push_state(configs).expect("a state not interned yet"),
+            None => {
+                let id = self.push_state(configs).expect("a state not interned yet");
+                self.link_skip(id);
+                id
+            }
         }
     }
 
-    /// Add the state of `configs`, its id; `None` when it is one already.
+    /// Add the state of `configs`, its id; `None` when it is one already. A state that
+    /// skips gets its [`Skip`] from [`Dfa::link_skip`].
     fn push_state(&mut self, configs: Vec<Blocked>) -> Option<u32> {
         let id = self.states.len() as u32;
         let configs: Arc<[Blocked]> = configs.into();
@@ -356,7 +376,17 @@ impl Dfa {
         slot.insert(id);
         self.bytes += bytes;
         self.states.push(configs);
+        self.skips.push(None);
         Some(id)
+    }
+
+    /// Give state `id` its [`Skip`] if all its configurations skip states, interning the
+    /// state after them (which skips none: one of its configurations takes a goto next).
+    fn link_skip(&mut self, id: u32) {
+        let configs = Arc::clone(&self.states[id as usize]);
+        let Some(levels) = configs.iter().map(Blocked::pops).min().filter(|&levels| levels > 0) else { return };
+        let target = self.intern_state(configs.iter().map(|b| b.after_skipping(levels)).collect());
+        self.skips[id as usize] = Some(Skip { levels, target });
     }
 
     fn intern_output(&mut self, classes: Vec<u32>, automaton: &RowAutomaton, words: usize) -> u32 {
@@ -504,9 +534,15 @@ impl StackClassifier {
             if target == DEAD || depth >= self.config.eager_depth {
                 continue;
             }
-            for &below in &predecessors[lr.index()] {
-                if queued.insert((target, below)) {
-                    queue.push((target, below, depth + 1));
+            // A walk reads `target` on the states below `lr`, or, when it skips, reads the
+            // state after the skip that many levels further down.
+            let (reader, levels) = match dfa.skips[target as usize] {
+                Some(skip) => (skip.target, skip.levels + 1),
+                None => (target, 1),
+            };
+            for below in states_below(predecessors, lr, levels) {
+                if queued.insert((reader, below)) {
+                    queue.push((reader, below, depth + 1));
                 }
             }
         }
@@ -755,6 +791,14 @@ fn walk(dfa: &Dfa, parser: &Parser) -> Walk {
     let mut pending: SmallVec<[(NodeId, u32); 16]> = parser.heads().map(|h| (h, START)).collect();
     let mut visited = Visited::new(&pending);
     while let Some((node, state)) = pending.pop() {
+        if let Some(skip) = dfa.skips[state as usize] {
+            for below in ancestors(parser, node, skip.levels) {
+                if visited.insert((below, skip.target)) {
+                    pending.push((below, skip.target));
+                }
+            }
+            continue;
+        }
         let lr = parser.node_state(node);
         let (target, output) = match dfa.edges.get(&(state, lr)) {
             None => return Walk::Missing(state, lr),
@@ -774,6 +818,20 @@ fn walk(dfa: &Dfa, parser: &Parser) -> Walk {
         }
     }
     Walk::Done(outputs)
+}
+
+/// The GSS nodes `levels` levels below `node` (its parents are one level below), each
+/// once however many paths lead to it; none when the stack is shallower.
+fn ancestors(parser: &Parser, node: NodeId, levels: u32) -> SmallVec<[NodeId; 4]> {
+    let mut frontier: SmallVec<[NodeId; 4]> = SmallVec::new();
+    frontier.push(node);
+    for _ in 0..levels {
+        let mut next: SmallVec<[NodeId; 4]> = frontier.iter().flat_map(|&n| parser.node_parents(n)).collect();
+        next.sort_unstable();
+        next.dedup();
+        frontier = next;
+    }
+    frontier
 }
 
 /// The (GSS node, automaton state) pairs visited: a short list on the usual small GSS, a
@@ -833,6 +891,19 @@ fn clear_bits(mask: &mut [u32], tokens: &[u32]) {
 }
 
 /// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
+/// The LR states a stack can hold `levels` levels below `lr` (its predecessors are one
+/// level below).
+fn states_below(predecessors: &[Vec<LrState>], lr: LrState, levels: u32) -> Vec<LrState> {
+    let mut states = vec![lr];
+    for _ in 0..levels {
+        let mut below: Vec<LrState> = states.iter().flat_map(|s| predecessors[s.index()].iter().copied()).collect();
+        below.sort_unstable();
+        below.dedup();
+        states = below;
+    }
+    states
+}
+
 fn predecessors(tables: &LrTables) -> Vec<Vec<LrState>> {
     let mut predecessors = vec![Vec::new(); tables.state_count()];
     for s in 0..tables.state_count() {

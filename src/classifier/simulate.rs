@@ -59,6 +59,16 @@ impl Blocked {
     /// The configuration every mask starts from: at the root, reading the stack top.
     pub const START: Blocked = Blocked { node: ROOT, phase: Phase::Arrive, pops: 0, goto: NO_GOTO };
 
+    /// States of the real stack it skips before the one it takes the goto on.
+    pub fn pops(&self) -> u32 {
+        self.pops
+    }
+
+    /// The configuration after skipping `n` more states (`n` at most [`Blocked::pops`]).
+    pub fn after_skipping(&self, n: u32) -> Blocked {
+        Blocked { pops: self.pops - n, ..*self }
+    }
+
     /// Why this configuration cannot run on `trie` (it comes from outside, e.g. an
     /// artifact): a node or lexeme edge `trie` lacks, or a final phase at a node with no
     /// waiting classes. Any `pops` and `goto` are safe (an unknown goto finds no
