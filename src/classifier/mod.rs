@@ -826,6 +826,10 @@ fn ancestors(parser: &Parser, node: NodeId, levels: u32) -> SmallVec<[NodeId; 4]
     let mut frontier: SmallVec<[NodeId; 4]> = SmallVec::new();
     frontier.push(node);
     for _ in 0..levels {
+        if frontier.is_empty() {
+            // The stack ended first (a count from an artifact may be any number).
+            break;
+        }
         let mut next: SmallVec<[NodeId; 4]> = frontier.iter().flat_map(|&n| parser.node_parents(n)).collect();
         next.sort_unstable();
         next.dedup();
@@ -890,12 +894,14 @@ fn clear_bits(mask: &mut [u32], tokens: &[u32]) {
     }
 }
 
-/// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
 /// The LR states a stack can hold `levels` levels below `lr` (its predecessors are one
 /// level below).
 fn states_below(predecessors: &[Vec<LrState>], lr: LrState, levels: u32) -> Vec<LrState> {
     let mut states = vec![lr];
     for _ in 0..levels {
+        if states.is_empty() {
+            break;
+        }
         let mut below: Vec<LrState> = states.iter().flat_map(|s| predecessors[s.index()].iter().copied()).collect();
         below.sort_unstable();
         below.dedup();
@@ -904,6 +910,7 @@ fn states_below(predecessors: &[Vec<LrState>], lr: LrState, levels: u32) -> Vec<
     states
 }
 
+/// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
 fn predecessors(tables: &LrTables) -> Vec<Vec<LrState>> {
     let mut predecessors = vec![Vec::new(); tables.state_count()];
     for s in 0..tables.state_count() {

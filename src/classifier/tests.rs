@@ -270,3 +270,26 @@ fn chained_derivations_equal_the_reference() {
         .collect();
     assert!(links.iter().any(|&l| l >= 2), "some derivation goes through another ({links:?})");
 }
+
+#[test]
+fn walks_drop_the_levels_a_state_only_skips() {
+    // `record` reduces eight symbols at once: reading down from its last field, the
+    // reduction's configurations skip the seven states below before their goto, and
+    // with nested records the walk crosses whole records that way.
+    let lark = r#"
+        start: record
+        record: "(" field "," field "," field "," field ")"
+        field: NAME | record
+        NAME: /[a-z]+/
+    "#;
+    let tokens = ["(", ")", ",", "a", "b", "ab", "a,", "a)", "))", "(a"];
+    let c = classifier(lark, &tokens, ClassifierConfig::default());
+    check_text(&c, "(a,(a,b,(ab,a,b,a),a),b,(a,a,a,(a,b,a,b)))");
+    let skipping = c.automata.iter().filter_map(|a| a.get()).any(|a| {
+        let dfa = a.dfa.read().unwrap();
+        dfa.skips.iter().flatten().any(|skip| skip.levels >= 2 && dfa.skips[skip.target as usize].is_none())
+    });
+    assert!(skipping, "no automaton state skips stack levels");
+    // A loaded classifier links the same skips and masks the same.
+    check_text(&reload(&c), "(a,(a,b,(ab,a,b,a),a),b,(a,a,a,(a,b,a,b)))");
+}
