@@ -540,7 +540,7 @@ impl StackClassifier {
                 Some(skip) => (skip.target, skip.levels + 1),
                 None => (target, 1),
             };
-            for below in states_below(predecessors, lr, levels) {
+            for below in levels_below(lr, levels, |s| predecessors[s.index()].iter().copied()) {
                 if queued.insert((reader, below)) {
                     queue.push((reader, below, depth + 1));
                 }
@@ -792,7 +792,7 @@ fn walk(dfa: &Dfa, parser: &Parser) -> Walk {
     let mut visited = Visited::new(&pending);
     while let Some((node, state)) = pending.pop() {
         if let Some(skip) = dfa.skips[state as usize] {
-            for below in ancestors(parser, node, skip.levels) {
+            for below in levels_below(node, skip.levels, |n| parser.node_parents(n)) {
                 if visited.insert((below, skip.target)) {
                     pending.push((below, skip.target));
                 }
@@ -820,17 +820,18 @@ fn walk(dfa: &Dfa, parser: &Parser) -> Walk {
     Walk::Done(outputs)
 }
 
-/// The GSS nodes `levels` levels below `node` (its parents are one level below), each
-/// once however many paths lead to it; none when the stack is shallower.
-fn ancestors(parser: &Parser, node: NodeId, levels: u32) -> SmallVec<[NodeId; 4]> {
-    let mut frontier: SmallVec<[NodeId; 4]> = SmallVec::new();
-    frontier.push(node);
+/// What lies `levels` levels below `start` in a graph whose `below` lists each vertex's
+/// successors one level down (a GSS node's parents, or the LR states a state can sit on),
+/// each once however many paths lead to it; none when the graph ends first (a count from
+/// an artifact may be any number).
+fn levels_below<T: Copy + Ord, I: IntoIterator<Item = T>>(start: T, levels: u32, below: impl Fn(T) -> I) -> SmallVec<[T; 4]> {
+    let mut frontier: SmallVec<[T; 4]> = SmallVec::new();
+    frontier.push(start);
     for _ in 0..levels {
         if frontier.is_empty() {
-            // The stack ended first (a count from an artifact may be any number).
             break;
         }
-        let mut next: SmallVec<[NodeId; 4]> = frontier.iter().flat_map(|&n| parser.node_parents(n)).collect();
+        let mut next: SmallVec<[T; 4]> = frontier.iter().flat_map(|&v| below(v)).collect();
         next.sort_unstable();
         next.dedup();
         frontier = next;
@@ -892,22 +893,6 @@ fn clear_bits(mask: &mut [u32], tokens: &[u32]) {
     for &t in tokens {
         mask[t as usize / 32] &= !(1 << (t % 32));
     }
-}
-
-/// The LR states a stack can hold `levels` levels below `lr` (its predecessors are one
-/// level below).
-fn states_below(predecessors: &[Vec<LrState>], lr: LrState, levels: u32) -> Vec<LrState> {
-    let mut states = vec![lr];
-    for _ in 0..levels {
-        if states.is_empty() {
-            break;
-        }
-        let mut below: Vec<LrState> = states.iter().flat_map(|s| predecessors[s.index()].iter().copied()).collect();
-        below.sort_unstable();
-        below.dedup();
-        states = below;
-    }
-    states
 }
 
 /// Per LR state, the states it can sit on in a stack (those with a shift or goto to it).
