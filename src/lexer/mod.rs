@@ -47,6 +47,7 @@
 //! assert!(lexer.next(q, b' ').is_dead());
 //! ```
 
+mod contexts;
 mod counted;
 mod equivalence;
 
@@ -54,6 +55,7 @@ pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::fold_hash::fold_hash;
+use contexts::Contexts;
 use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::{HashMap, HashTable};
@@ -149,6 +151,13 @@ pub struct LexerConfig {
     /// state per character (see [`LexPos`]); masks for a vocabulary with longer tokens
     /// are refused with [`LimitKind::CountHorizon`].
     pub count_horizon: usize,
+    /// The most states lexing contexts may add ([`Lexer::context_start`]); they add at
+    /// most a third as many as the lexer has without them, or half this many if that is
+    /// more. 0: no contexts.
+    pub max_context_states: usize,
+    /// How many states of the full lexer must be products of two strings with formats,
+    /// patterns or unbounded lengths (the rows contexts spare) for it to get contexts.
+    pub context_product_states: usize,
 }
 
 impl Default for LexerConfig {
@@ -158,6 +167,8 @@ impl Default for LexerConfig {
             max_nfa_bytes: 10 << 20,
             time_budget: Some(Duration::from_secs(10)),
             count_horizon: 256,
+            max_context_states: 4096,
+            context_product_states: 256,
         }
     }
 }
@@ -179,17 +190,27 @@ pub struct Lexer {
     ignored: TerminalSet,
     /// The count of counted strings; `None` when no terminal is counted.
     counting: Option<Counting>,
+    /// The start state of each lexing context (`contexts.rs`).
+    contexts: Vec<LexState>,
 }
 
 impl Lexer {
     /// Build the DFA for every terminal that the grammar uses (in a production or as
     /// `%ignore`). Declared terminals (`%declare`) are not lexed.
     pub fn new(grammar: &Grammar, config: &LexerConfig) -> Result<Lexer> {
-        Lexer::within(grammar, config, &Deadline::unlimited())
+        Ok(Lexer::within(grammar, config, &Deadline::unlimited(), &[])?.0)
     }
 
-    /// [`Lexer::new`] as one stage of a compile bounded by `compile`.
-    pub(crate) fn within(grammar: &Grammar, config: &LexerConfig, compile: &Deadline) -> Result<Lexer> {
+    /// [`Lexer::new`] as one stage of a compile bounded by `compile`, with a lexing
+    /// context for each set of terminals in `relevant` where one is exact and useful
+    /// (see `contexts.rs`): the context of each, if any, by index in `relevant`. Sets
+    /// that keep the same patterns share a context.
+    pub(crate) fn within(
+        grammar: &Grammar,
+        config: &LexerConfig,
+        compile: &Deadline,
+        relevant: &[TerminalSet],
+    ) -> Result<(Lexer, Vec<Option<u32>>)> {
         let deadline = compile.stage(config.time_budget);
         let mut patterns = Patterns::new(config);
         let mut terminals = Vec::new();
@@ -204,7 +225,7 @@ impl Lexer {
             deadline.check()?;
             terminals.push(patterns.add_terminal(grammar, t, config, counting)?);
         }
-        Builder::new(grammar, &patterns, &terminals, config, deadline).build()
+        Builder::new(grammar, &patterns, &terminals, config, deadline).build(relevant)
     }
 
     /// The start state: nothing read since the last lexeme ended.
@@ -257,6 +278,39 @@ impl Lexer {
         let state = state.unwrap_or(LexState::DEAD);
         let count = if counting.states[state.index()].part == Part::Outside { 0 } else { count };
         LexPos { state, count }
+    }
+
+    /// Where lexing context `context` starts a lexeme: the lexer restricted to the
+    /// patterns of the terminals some parse can take next (see
+    /// [`CompiledGrammar`](crate::CompiledGrammar), which gives each LR state its
+    /// context). Stepped with [`Lexer::step`] beside the full lexer, its state may stand
+    /// for the full one in masks.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{matcher::CompileConfig, lexer::LexerConfig, CompiledGrammar, Grammar};
+    /// // After "k" only KEY can follow, after "v" only VALUE: each has a context
+    /// // without the other string.
+    /// let g = Grammar::from_lark(r#"start: "k" KEY | "v" VALUE
+    ///                               KEY: /"[a-c]{0,3}[x-z]*"/
+    ///                               VALUE: /"[a-z]*"/"#).unwrap();
+    /// // A lexer this small gets contexts only when asked to.
+    /// let lexer = LexerConfig { context_product_states: 0, ..LexerConfig::default() };
+    /// let compiled = CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap();
+    /// let lexer = compiled.lexer();
+    /// assert_eq!(lexer.context_count(), 2);
+    /// let read = |from, text: &[u8]| text.iter().fold(from, |at, &b| lexer.step(at, b)).state();
+    /// // Two letters in, the full lexer still tracks KEY's bound; the value's context does not.
+    /// let value = (0..2).find(|&c| !read(lexer.context_start(c), b"\"abq").is_dead()).unwrap();
+    /// assert_ne!(read(lexer.context_start(value), b"\"ab"), read(lexer.start_pos(), b"\"ab"));
+    /// ```
+    pub fn context_start(&self, context: u32) -> LexPos {
+        LexPos { state: self.contexts[context as usize], count: 0 }
+    }
+
+    /// The number of lexing contexts ([`Lexer::context_start`]).
+    pub fn context_count(&self) -> usize {
+        self.contexts.len()
     }
 
     /// The count horizon (see [`LexerConfig::count_horizon`]) if some terminal is
@@ -339,6 +393,7 @@ impl Lexer {
             let states = counting.states.iter().map(|s| [s.part as u32, s.group, s.class]);
             hasher.write(&words(&mut states.chain(by_group).flatten()));
         }
+        hasher.write(&words(&mut self.contexts.iter().map(|q| q.0)));
     }
 
     /// Approximate heap size of the tables in bytes.
@@ -346,7 +401,7 @@ impl Lexer {
         let sets: usize = self.completable.iter().map(|s| s.len().div_ceil(64) * 8 + 16).sum();
         let accepts: usize = self.accepts.iter().map(|a| a.len() * 4 + 16).sum();
         let counting = self.counting.as_ref().map_or(0, |c| c.states.len() * 12 + c.by_group.len() * 16);
-        self.transitions.len() * 4 + sets + accepts + counting
+        self.transitions.len() * 4 + sets + accepts + counting + self.contexts.len() * 4
     }
 }
 
@@ -596,6 +651,10 @@ struct Builder<'a> {
     /// Buffers of `closure_of`, reused between calls.
     closure_stack: Vec<(u32, StateID)>,
     closure_out: Subset,
+    /// By state: whether it is the start state or a context's.
+    openings: Vec<bool>,
+    /// The start state of each lexing context, by context.
+    context_starts: Vec<LexState>,
 }
 
 impl<'a> Builder<'a> {
@@ -653,11 +712,13 @@ impl<'a> Builder<'a> {
             successor_memo_seeds: 0,
             closure_stack: Vec::new(),
             closure_out: Vec::new(),
+            openings: Vec::new(),
+            context_starts: Vec::new(),
         }
         .with_counter(patterns.counted)
     }
 
-    fn build(mut self) -> Result<Lexer> {
+    fn build(mut self, relevant: &[TerminalSet]) -> Result<(Lexer, Vec<Option<u32>>)> {
         let dead = self.intern(false, Vec::new(), NO_CLASS)?;
         debug_assert_eq!(dead, LexState::DEAD);
         let starts: Vec<(u32, StateID)> = self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())).collect();
@@ -668,17 +729,8 @@ impl<'a> Builder<'a> {
         debug_assert_eq!(start, LexState::START);
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
-        loop {
-            while next_unexplored < self.subsets.len() {
-                self.deadline.check_at(next_unexplored)?;
-                let state = next_unexplored;
-                next_unexplored += 1;
-                self.fill_successors(state)?;
-            }
-            if !self.leave_far_runs()? {
-                break;
-            }
-        }
+        self.explore(&mut next_unexplored)?;
+        let contexts = self.add_contexts(relevant, &mut next_unexplored)?;
         let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
         for (i, t) in self.grammar.terminals.iter().enumerate() {
@@ -692,7 +744,7 @@ impl<'a> Builder<'a> {
             states: self.counted,
             by_group: self.by_group,
         });
-        Ok(Lexer {
+        let lexer = Lexer {
             classes: self.classes,
             stride,
             transitions: self.transitions,
@@ -700,14 +752,139 @@ impl<'a> Builder<'a> {
             completable,
             ignored,
             counting,
-        })
+            contexts: self.context_starts,
+        };
+        Ok((lexer, contexts))
     }
 
-    fn intern(&mut self, is_start: bool, subset: Subset, class: u32) -> Result<LexState> {
-        let hash = seeds_hash((Part::Outside, class ^ u32::from(is_start) << 31), &subset);
+    /// Fills the rows of the states from `next_unexplored` on, and of every state they
+    /// lead to.
+    fn explore(&mut self, next_unexplored: &mut usize) -> Result<()> {
+        loop {
+            while *next_unexplored < self.subsets.len() {
+                self.deadline.check_at(*next_unexplored)?;
+                let state = *next_unexplored;
+                *next_unexplored += 1;
+                self.fill_successors(state)?;
+            }
+            if !self.leave_far_runs()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Interns a lexing context for each set of terminals in `relevant` where one is
+    /// exact and useful ([`Contexts::kept_patterns`]), with every state it reaches;
+    /// returns each set's context.
+    ///
+    /// Contexts cost compile time (a JSON schema compiles per request, so it counts in
+    /// the time to the first mask) and pay off in masks only where the full lexer runs
+    /// strings side by side: a lexer gets them when enough of its states are such
+    /// products ([`LexerConfig::context_product_states`]), and they add at most a third
+    /// as many states as it has, within [`LexerConfig::max_context_states`] and at least
+    /// half that. A context that outgrows what is left is dropped (none of its states
+    /// stay), and so is one keeping a pattern with more distinct states in the full
+    /// lexer than that, or all the patterns of one dropped. Lexers with counted strings
+    /// get none: their far-count exits are interned from the states the start reaches,
+    /// which contexts would change.
+    fn add_contexts(&mut self, relevant: &[TerminalSet], next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
+        let most = self.config.max_context_states;
+        if relevant.is_empty() || most == 0 || self.counter.is_some() {
+            return Ok(vec![None; relevant.len()]);
+        }
+        let analysis = Contexts::new(self.nfas, self.terminals, self.grammar.terminals.len());
+        if self.product_states(&analysis) < self.config.context_product_states {
+            return Ok(vec![None; relevant.len()]);
+        }
+        let full = self.subsets.len();
+        let budget = (full / 3).clamp(most / 2, most).min(self.config.max_states.saturating_sub(full));
+        let pattern_states = self.pattern_states();
+        let mut by_patterns: HashMap<Vec<u32>, Option<u32>> = HashMap::new();
+        let mut outgrown: Vec<Vec<u32>> = Vec::new();
+        let mut contexts = Vec::with_capacity(relevant.len());
+        for terminals in relevant {
+            let Some(kept) = analysis.kept_patterns(terminals) else {
+                contexts.push(None);
+                continue;
+            };
+            if let Some(&context) = by_patterns.get(&kept) {
+                contexts.push(context);
+                continue;
+            }
+            let cap = budget.saturating_sub(self.subsets.len() - full);
+            let fits = kept.iter().all(|&p| pattern_states[p as usize] <= cap)
+                && !outgrown.iter().any(|big| big.iter().all(|p| kept.binary_search(p).is_ok()));
+            let context = if fits { self.add_context(&kept, next_unexplored, cap)? } else { None };
+            if fits && context.is_none() {
+                outgrown.push(kept.clone());
+            }
+            by_patterns.insert(kept, context);
+            contexts.push(context);
+        }
+        Ok(contexts)
+    }
+
+    /// How many states hold two strings of infinitely many lexemes
+    /// ([`Contexts::is_open_string`]): the products that contexts avoid.
+    fn product_states(&self, analysis: &Contexts) -> usize {
+        let open_strings = |subset: &Subset| self.patterns_with(subset, |p, _| analysis.is_open_string(p)).len();
+        self.subsets.iter().filter(|subset| open_strings(subset) >= 2).count()
+    }
+
+    /// Per pattern: how many distinct sets of its NFA states the states so far hold.
+    fn pattern_states(&self) -> Vec<usize> {
+        let mut seen: Vec<hashbrown::HashSet<u64>> = vec![hashbrown::HashSet::new(); self.nfas.len()];
+        for subset in &self.subsets {
+            for part in subset.chunk_by(|a, b| a.0 == b.0) {
+                seen[part[0].0 as usize].insert(seeds_hash((Part::Outside, NO_CLASS), part));
+            }
+        }
+        seen.iter().map(|states| states.len()).collect()
+    }
+
+    /// Interns the start state of the context keeping the patterns `kept`, and the
+    /// states it leads to, unless they are more than `cap` (then none of them is kept);
+    /// returns the context.
+    fn add_context(&mut self, kept: &[u32], next_unexplored: &mut usize, cap: usize) -> Result<Option<u32>> {
+        let before = self.subsets.len();
+        let seeds: Vec<(u32, StateID)> = kept.iter().map(|&p| (p, self.nfas[p as usize].nfa.start_anchored())).collect();
+        let subset = self.closure_of(&seeds);
+        let start = self.intern(true, subset, NO_CLASS)?;
+        while *next_unexplored < self.subsets.len() {
+            if self.subsets.len() - before > cap {
+                self.truncate_states(before);
+                *next_unexplored = before;
+                return Ok(None);
+            }
+            self.deadline.check_at(*next_unexplored)?;
+            *next_unexplored += 1;
+            self.fill_successors(*next_unexplored - 1)?;
+        }
+        self.context_starts.push(start);
+        Ok(Some(self.context_starts.len() as u32 - 1))
+    }
+
+    /// Forgets the states from `before` on (without counting: no far-count exits
+    /// refer to them).
+    fn truncate_states(&mut self, before: usize) {
+        let stride = self.representatives.len();
+        self.subsets.truncate(before);
+        self.transitions.truncate(before * stride);
+        self.accepts.truncate(before);
+        self.counted.truncate(before);
+        self.openings.truncate(before);
+        self.ids.retain(|&mut (_, id)| id.index() < before);
+        self.successor_memo.retain(|(_, _, known)| known.target.index() < before);
+        self.successor_memo_seeds = self.successor_memo.iter().map(|(_, key, _)| key.seeds.len()).sum();
+    }
+
+    /// Interns the state of `subset` at count `class`; an `opening` state (the start
+    /// state, or a context's) is told apart from every state reached by reading bytes.
+    fn intern(&mut self, opening: bool, subset: Subset, class: u32) -> Result<LexState> {
+        let hash = seeds_hash((Part::Outside, class ^ u32::from(opening) << 31), &subset);
         let is_key = |&(h, id): &(u64, LexState)| {
             h == hash
-                && (id == LexState::START) == is_start
+                && self.openings[id.index()] == opening
                 && self.counted[id.index()].class == class
                 && self.subsets[id.index()] == subset
         };
@@ -723,7 +900,8 @@ impl<'a> Builder<'a> {
         }
         let id = LexState(self.subsets.len() as u32);
         self.accepts.push(self.accepted_terminals(&subset, class));
-        let part = if is_start { Part::Outside } else { self.part(&subset) };
+        let part = if opening { Part::Outside } else { self.part(&subset) };
+        self.openings.push(opening);
         let group = if part == Part::Outside { u32::MAX } else { self.group(&subset) };
         self.counted.push(CountedState { part, group, class });
         self.subsets.push(subset);

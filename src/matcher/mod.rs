@@ -47,10 +47,11 @@ pub use recognizer::{Recognizer, RecognizerCheckpoint};
 
 use crate::classifier::{MaskPlan, StackClassifier};
 use crate::error::{Deadline, Error, LimitKind, Result};
-use crate::glr::GlrConfig;
-use crate::ir::Grammar;
-use crate::lexer::{Lexer, LexerConfig};
-use crate::lr::{LrConfig, LrTables};
+use crate::glr::{GlrConfig, Parser};
+use crate::ir::{Grammar, TerminalId, TerminalSet};
+use crate::lexer::{LexPos, Lexer, LexerConfig};
+use crate::lr::{LrConfig, LrState, LrTables};
+use hashbrown::HashMap;
 use crate::tokenizer::{TokenTrie, Vocabulary};
 use trie_walk::TrieWalk;
 use std::sync::Arc;
@@ -110,7 +111,13 @@ pub struct CompiledGrammar {
     lexer: Lexer,
     tables: LrTables,
     config: CompileConfig,
+    /// By LR state: the lexing context of the lexemes that may follow it
+    /// ([`Lexer::context_start`]), or [`NO_CONTEXT`].
+    contexts: Vec<u32>,
 }
+
+/// An LR state whose next lexemes are lexed by the full lexer.
+const NO_CONTEXT: u32 = u32::MAX;
 
 impl CompiledGrammar {
     /// Compile with the default configuration.
@@ -132,9 +139,19 @@ impl CompiledGrammar {
     /// ```
     pub fn with_config(grammar: &Grammar, config: &CompileConfig) -> Result<CompiledGrammar> {
         let deadline = Deadline::total(config.time_budget, LimitKind::TotalCompileTime);
-        let lexer = Lexer::within(grammar, &config.lexer, &deadline)?;
         let tables = LrTables::within(grammar, &config.lr, &deadline)?;
-        Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone() })
+        let (relevant, sets) = next_terminals(grammar, &tables);
+        let (lexer, set_contexts) = Lexer::within(grammar, &config.lexer, &deadline, &relevant)?;
+        let contexts = sets.iter().map(|&set| set_contexts[set].unwrap_or(NO_CONTEXT)).collect();
+        Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone(), contexts })
+    }
+
+    /// Where the next lexeme starts in the lexing context that every head of `parser`
+    /// shares ([`Lexer::context_start`]); `None` when they share none.
+    pub(crate) fn context_start(&self, parser: &Parser) -> Option<LexPos> {
+        let mut heads = parser.heads().map(|h| self.contexts[parser.node_state(h).index()]);
+        let context = heads.next()?;
+        (context != NO_CONTEXT && heads.all(|c| c == context)).then(|| self.lexer.context_start(context))
     }
 
     /// The grammar IR it was compiled from.
@@ -156,6 +173,30 @@ impl CompiledGrammar {
     pub fn config(&self) -> &CompileConfig {
         &self.config
     }
+}
+
+/// The distinct sets of terminals that may follow each LR state (those it has an action
+/// on, and the `%ignore`d ones), and by state the index of its set.
+fn next_terminals(grammar: &Grammar, tables: &LrTables) -> (Vec<TerminalSet>, Vec<usize>) {
+    let capacity = grammar.terminals.len();
+    let ignored = grammar.terminals.iter().enumerate().filter(|(_, t)| t.ignored).map(|(i, _)| TerminalId(i as u32));
+    let ignored = TerminalSet::with_ids(capacity, ignored);
+    let (mut sets, mut index) = (Vec::new(), HashMap::new());
+    let by_state = (0..tables.state_count())
+        .map(|s| {
+            let s = LrState(s as u32);
+            let mut next = ignored.clone();
+            let reduced = tables.reductions(s).iter().flat_map(|r| r.lookahead.iter());
+            for t in tables.shifts(s).iter().map(|&(t, _)| t).chain(reduced).filter(|t| t.index() < capacity) {
+                next.insert(t);
+            }
+            *index.entry(next).or_insert_with_key(|next| {
+                sets.push(next.clone());
+                sets.len() - 1
+            })
+        })
+        .collect();
+    (sets, by_state)
 }
 
 
@@ -322,14 +363,14 @@ impl Matcher {
     /// byte closes its lexeme, and its part, walked over the GSS before the lexeme is
     /// handed over, adds the tokens that continue it.
     fn mask_by_classifier(&mut self, classifier: &StackClassifier, mask: &mut [u32]) -> Result<bool> {
-        let q = self.recognizer.lex_state();
+        let q = self.recognizer.mask_state();
         let part = match classifier.begin_mask(self.recognizer.parser(), q, mask) {
             MaskPlan::Written(written) => return Ok(written),
             MaskPlan::AfterClosing(part) => part,
         };
         let before = self.recognizer.checkpoint();
         let written = match self.recognizer.close_pending() {
-            Ok(true) => Ok(classifier.mask_into(self.recognizer.parser(), self.recognizer.lex_state(), mask)),
+            Ok(true) => Ok(classifier.mask_into(self.recognizer.parser(), self.recognizer.mask_state(), mask)),
             // No parse takes the lexeme, so no token closing it first is viable.
             Ok(false) => {
                 mask.fill(0);

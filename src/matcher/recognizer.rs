@@ -27,6 +27,7 @@ pub(crate) enum Fed {
 #[derive(Clone, Debug)]
 pub struct RecognizerCheckpoint {
     lex: LexPos,
+    context: Option<LexPos>,
     offset: usize,
     parser: glr::Checkpoint,
 }
@@ -59,6 +60,9 @@ pub struct RecognizerCheckpoint {
 pub struct Recognizer {
     compiled: Arc<CompiledGrammar>,
     lex: LexPos,
+    /// The pending lexeme in the lexing context of the parse it follows, while it has
+    /// one and the lexeme is alive there ([`Recognizer::mask_state`]).
+    context: Option<LexPos>,
     offset: usize,
     parser: Parser,
     viability: ViabilityMemo,
@@ -101,7 +105,8 @@ impl Recognizer {
     pub fn new(compiled: Arc<CompiledGrammar>) -> Recognizer {
         let parser = Parser::new(&compiled.config.glr);
         let lex = compiled.lexer.start_pos();
-        Recognizer { compiled, lex, offset: 0, parser, viability: ViabilityMemo::default() }
+        let context = compiled.context_start(&parser);
+        Recognizer { compiled, lex, context, offset: 0, parser, viability: ViabilityMemo::default() }
     }
 
     /// Feed `bytes`. On error ([`Error::Rejected`] with the offset of the first byte that
@@ -204,6 +209,7 @@ impl Recognizer {
         let next = lexer.step(self.lex, byte);
         if !next.state().is_dead() {
             self.lex = next;
+            self.context = self.context.and_then(|at| alive(lexer.step(at, byte)));
             self.offset += 1;
             return Ok(Fed::Extended);
         }
@@ -214,6 +220,7 @@ impl Recognizer {
             return Ok(Fed::Dead);
         }
         self.lex = restart;
+        self.context = self.compiled.context_start(&self.parser).and_then(|at| alive(self.compiled.lexer.step(at, byte)));
         self.offset += 1;
         Ok(Fed::Closed)
     }
@@ -277,6 +284,7 @@ impl Recognizer {
         let closed = self.close_lexeme()?;
         if closed {
             self.lex = self.compiled.lexer.start_pos();
+            self.context = self.compiled.context_start(&self.parser);
         }
         Ok(closed)
     }
@@ -310,12 +318,13 @@ impl Recognizer {
 
     /// Save the current position.
     pub fn checkpoint(&self) -> RecognizerCheckpoint {
-        RecognizerCheckpoint { lex: self.lex, offset: self.offset, parser: self.parser.checkpoint() }
+        RecognizerCheckpoint { lex: self.lex, context: self.context, offset: self.offset, parser: self.parser.checkpoint() }
     }
 
     /// Return to a saved position (checkpoints taken after it become invalid).
     pub fn restore(&mut self, cp: &RecognizerCheckpoint) {
         self.lex = cp.lex;
+        self.context = cp.context;
         self.offset = cp.offset;
         self.parser.restore(&cp.parser);
     }
@@ -330,6 +339,33 @@ impl Recognizer {
         self.lex.state()
     }
 
+    /// The lexer state masks read: the pending lexeme's state in the lexing context of
+    /// the parse it follows ([`Lexer::context_start`](crate::lexer::Lexer::context_start)),
+    /// where the parse has one, else [`Recognizer::lex_state`]. Both give the same
+    /// masks; the context's leaves out the terminals no parse takes next, so its state
+    /// is one that more positions share.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{matcher::{CompileConfig, Recognizer}, lexer::LexerConfig, CompiledGrammar, Grammar};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "k" KEY | "v" VALUE
+    ///                               KEY: /"[a-c]{0,3}[x-z]*"/
+    ///                               VALUE: /"[a-z]*"/"#).unwrap();
+    /// let lexer = LexerConfig { context_product_states: 0, ..LexerConfig::default() };
+    /// let compiled = CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap();
+    /// let mut r = Recognizer::new(Arc::new(compiled));
+    /// r.feed(b"v\"ab").unwrap();
+    /// assert_ne!(r.mask_state(), r.lex_state());
+    /// ```
+    pub fn mask_state(&self) -> LexState {
+        match self.context {
+            // Nothing pending: the full start state's row serves every parse.
+            Some(context) if !self.compiled.lexer.is_start(self.lex.state()) => context.state(),
+            _ => self.lex.state(),
+        }
+    }
+
     /// The GLR parser (read-only), for stages that read the GSS.
     pub fn parser(&self) -> &Parser {
         &self.parser
@@ -339,6 +375,11 @@ impl Recognizer {
     pub fn compiled(&self) -> &Arc<CompiledGrammar> {
         &self.compiled
     }
+}
+
+/// `at`, unless its state is dead.
+fn alive(at: LexPos) -> Option<LexPos> {
+    (!at.state().is_dead()).then_some(at)
 }
 
 /// The viability of a pending lexeme in lexer state `q`, given the terminals the parser

@@ -6,6 +6,7 @@ use super::generate::Generator;
 use proptest::prelude::*;
 use stackmask::ir::{Grammar, GrammarBuilder, NonterminalId, Symbol, TerminalId, TerminalPattern};
 use stackmask::lexer::{Lexer, LexerConfig};
+use stackmask::matcher::CompileConfig;
 use stackmask::CompiledGrammar;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -30,7 +31,12 @@ pub struct Fixture {
 impl Fixture {
     /// Compile `grammar`; panics if it does not compile (every fixture must).
     pub fn new(name: &'static str, grammar: Grammar) -> Fixture {
-        let compiled = Arc::new(CompiledGrammar::new(&grammar).unwrap_or_else(|e| panic!("{name}: {e}")));
+        Fixture::with_config(name, grammar, &CompileConfig::default())
+    }
+
+    /// [`Fixture::new`], compiled with `config`.
+    pub fn with_config(name: &'static str, grammar: Grammar, config: &CompileConfig) -> Fixture {
+        let compiled = Arc::new(CompiledGrammar::with_config(&grammar, config).unwrap_or_else(|e| panic!("{name}: {e}")));
         let lexer = Lexer::new(&grammar, &LexerConfig::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
         let earley = Earley::new(&grammar);
         let generator = Generator::new(&grammar, &lexer);

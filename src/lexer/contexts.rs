@@ -1,0 +1,305 @@
+//! Lexing contexts: the lexer restricted to the terminals a parse can take next.
+//!
+//! One DFA over every terminal runs all of them side by side. In a JSON schema's
+//! grammar every string terminal (each property's key, each property's value with its
+//! length bounds, format or pattern) starts with `"`, so after `"` the lexer is in a
+//! product of all of them, and each character reaches a new product state: the token
+//! spanner needs a row of its own for each (a walk of the whole vocabulary), though
+//! the parse can take only one property's terminals there.
+//!
+//! A *context* is the lexer restricted to the patterns of a set of terminals `R` (those
+//! some LR state has an action on, and the `%ignore`d ones): its own start state, from
+//! which the same construction reaches only states of those patterns. Masks may read
+//! the context's state instead of the full one exactly when the two close the same
+//! lexemes, as far as the parse can tell:
+//!
+//! * every terminal has one priority (no dropped terminal outranks a kept one);
+//! * every dropped pattern either starts on other bytes than every kept one (the two
+//!   are never alive together), or both are *quote-delimited*: each of their lexemes is
+//!   a whole JSON string (`"`, then characters or backslash escapes, then `"`).
+//!
+//! Then, after any text, the kept patterns alive are the context state's; when one of
+//! them matches, the text is a whole JSON string that no dropped pattern alive can
+//! continue either, so both lexers close it with the same terminals of `R`; when the
+//! kept patterns all die, whatever the full lexer goes on to close is a terminal outside
+//! `R`, which no parse takes. A kept pattern that shares first bytes with a dropped one
+//! but is not quote-delimited keeps that one too ([`Contexts::kept_patterns`]).
+//!
+//! Boundary: reads the shared pattern NFAs and the lexed terminals; says which
+//! patterns each context keeps. The DFA construction interns each context's start
+//! state beside the full lexer's ([`super::Lexer::context_start`]).
+
+use super::{byte_ranges, LexedTerminal, PatternNfa};
+use crate::ir::{TerminalId, TerminalSet};
+use regex_automata::nfa::thompson;
+use regex_automata::util::primitives::StateID;
+
+/// 256 bits, one per byte.
+type ByteSet = [u64; 4];
+
+/// What the contexts need to know of each shared pattern.
+pub(super) struct Contexts {
+    /// Per pattern: the bytes its lexemes start with.
+    first: Vec<ByteSet>,
+    /// Per pattern: whether every lexeme of it is a whole JSON string.
+    quoted: Vec<bool>,
+    /// The quote-delimited patterns of finitely many lexemes (key names, enumerated
+    /// strings): every context keeps them.
+    literals: Vec<u32>,
+    /// Per pattern: the patterns that a context keeping it must keep too.
+    entangled: Vec<Vec<u32>>,
+    /// Per terminal id: the patterns it requires or excludes (empty when not lexed).
+    patterns_of: Vec<Vec<u32>>,
+    /// Whether every lexed terminal has one priority; without it no context is exact.
+    uniform_priority: bool,
+}
+
+impl Contexts {
+    /// The analysis of `nfas` for `terminals` (of a grammar with `terminal_count`
+    /// terminals).
+    pub(super) fn new(nfas: &[PatternNfa], terminals: &[LexedTerminal], terminal_count: usize) -> Contexts {
+        let first: Vec<ByteSet> = nfas.iter().map(|p| first_bytes(&p.nfa)).collect();
+        let quoted: Vec<bool> = nfas.iter().map(|p| is_quote_delimited(&p.nfa)).collect();
+        let literals = (0..nfas.len() as u32).filter(|&p| quoted[p as usize] && is_finite(&nfas[p as usize].nfa)).collect();
+        let meet = |a: &ByteSet, b: &ByteSet| a.iter().zip(b).any(|(x, y)| x & y != 0);
+        let entangled = (0..nfas.len())
+            .map(|p| {
+                (0..nfas.len() as u32)
+                    .filter(|&o| o as usize != p && meet(&first[p], &first[o as usize]) && !(quoted[p] && quoted[o as usize]))
+                    .collect()
+            })
+            .collect();
+        let mut patterns_of = vec![Vec::new(); terminal_count];
+        for t in terminals {
+            patterns_of[t.id.index()] = t.require.iter().chain(&t.exclude).copied().collect();
+        }
+        let uniform_priority = terminals.windows(2).all(|w| w[0].priority == w[1].priority);
+        Contexts { first, quoted, literals, entangled, patterns_of, uniform_priority }
+    }
+
+    /// Whether a pattern is quote-delimited with infinitely many lexemes (a string with
+    /// a format, a pattern or no bound): the kind contexts keep apart.
+    pub(super) fn is_open_string(&self, pattern: u32) -> bool {
+        self.quoted[pattern as usize] && self.literals.binary_search(&pattern).is_err()
+    }
+
+    /// The patterns (ascending) a context for the terminals `relevant` keeps; `None` when
+    /// it would keep every pattern alive beside a kept one (no state it reaches would
+    /// differ from the full lexer's but its start) or no context is exact here.
+    pub(super) fn kept_patterns(&self, relevant: &TerminalSet) -> Option<Vec<u32>> {
+        if !self.uniform_priority {
+            return None;
+        }
+        let mut kept = vec![false; self.first.len()];
+        let mut pending: Vec<u32> = Vec::new();
+        let terminals = (0..self.patterns_of.len()).map(|t| TerminalId(t as u32)).filter(|&t| relevant.contains(t));
+        for p in terminals.flat_map(|t| self.patterns_of[t.index()].iter().copied()) {
+            if !std::mem::replace(&mut kept[p as usize], true) {
+                pending.push(p);
+            }
+        }
+        // A context of literals alone (where a key name comes next) keeps every literal:
+        // they cost it few states, and the positions that differ only in which names may
+        // come next then share one context.
+        if !pending.iter().any(|&p| self.is_open_string(p)) {
+            for &p in &self.literals {
+                if !std::mem::replace(&mut kept[p as usize], true) {
+                    pending.push(p);
+                }
+            }
+        }
+        while let Some(p) = pending.pop() {
+            for &o in &self.entangled[p as usize] {
+                if !std::mem::replace(&mut kept[o as usize], true) {
+                    pending.push(o);
+                }
+            }
+        }
+        let mut kept_first: ByteSet = [0; 4];
+        for p in (0..kept.len()).filter(|&p| kept[p]) {
+            kept_first.iter_mut().zip(&self.first[p]).for_each(|(k, f)| *k |= f);
+        }
+        // Only a dropped pattern alive beside a kept one (both quote-delimited) makes a
+        // product state that the context avoids.
+        let separates = (0..kept.len())
+            .filter(|&o| !kept[o] && self.quoted[o])
+            .any(|o| self.first[o].iter().zip(&kept_first).any(|(x, y)| x & y != 0));
+        separates.then(|| (0..kept.len() as u32).filter(|&p| kept[p as usize]).collect())
+    }
+}
+
+/// The bytes that `nfa`'s lexemes start with.
+fn first_bytes(nfa: &thompson::NFA) -> ByteSet {
+    let mut bytes = [0u64; 4];
+    for s in epsilon_closure(nfa, nfa.start_anchored()) {
+        byte_ranges(nfa.state(s), |start, end, _| {
+            for b in start..=end {
+                bytes[usize::from(b) / 64] |= 1 << (b % 64);
+            }
+        });
+    }
+    bytes
+}
+
+/// The NFA states reachable from `from` without reading a byte.
+fn epsilon_closure(nfa: &thompson::NFA, from: StateID) -> Vec<StateID> {
+    let mut seen = vec![false; nfa.states().len()];
+    let (mut stack, mut out) = (vec![from], Vec::new());
+    while let Some(s) = stack.pop() {
+        if std::mem::replace(&mut seen[s.as_usize()], true) {
+            continue;
+        }
+        out.push(s);
+        match nfa.state(s) {
+            thompson::State::Union { alternates } => stack.extend(alternates.iter().copied()),
+            thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+            thompson::State::Capture { next, .. } => stack.push(*next),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Whether `nfa` has finitely many lexemes: no loop among its states.
+fn is_finite(nfa: &thompson::NFA) -> bool {
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut mark = vec![NEW; nfa.states().len()];
+    let mut path: Vec<(StateID, Vec<StateID>)> = Vec::new();
+    let successors = |s: StateID| {
+        let mut next = Vec::new();
+        match nfa.state(s) {
+            thompson::State::Union { alternates } => next.extend(alternates.iter().copied()),
+            thompson::State::BinaryUnion { alt1, alt2 } => next.extend([*alt1, *alt2]),
+            thompson::State::Capture { next: n, .. } => next.push(*n),
+            state => byte_ranges(state, |_, _, n| next.push(n)),
+        }
+        next
+    };
+    let start = nfa.start_anchored();
+    mark[start.as_usize()] = OPEN;
+    path.push((start, successors(start)));
+    while let Some((_, next)) = path.last_mut() {
+        let Some(t) = next.pop() else {
+            let (s, _) = path.pop().expect("a state on the path");
+            mark[s.as_usize()] = DONE;
+            continue;
+        };
+        match mark[t.as_usize()] {
+            OPEN => return false,
+            DONE => {}
+            _ => {
+                mark[t.as_usize()] = OPEN;
+                path.push((t, successors(t)));
+            }
+        }
+    }
+    true
+}
+
+/// Where a text is in a JSON string: before its opening quote, in its body, after a
+/// backslash, or after its closing quote.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum InString {
+    Before = 0,
+    Body = 1,
+    Escape = 2,
+    Closed = 3,
+}
+
+impl InString {
+    /// Where the bytes `start..=end` lead; `Err(())` when one of them leaves JSON strings.
+    fn after(self, start: u8, end: u8, mut visit: impl FnMut(InString)) -> Result<(), ()> {
+        let holds = |b: u8| (start..=end).contains(&b);
+        let others = usize::from(end - start) + 1 - usize::from(holds(b'"')) - usize::from(holds(b'\\'));
+        match self {
+            InString::Before if others > 0 || holds(b'\\') => return Err(()),
+            InString::Before => visit(InString::Body),
+            InString::Body => {
+                if holds(b'"') {
+                    visit(InString::Closed);
+                }
+                if holds(b'\\') {
+                    visit(InString::Escape);
+                }
+                if others > 0 {
+                    visit(InString::Body);
+                }
+            }
+            InString::Escape => visit(InString::Body),
+            InString::Closed => return Err(()),
+        }
+        Ok(())
+    }
+}
+
+/// Whether every lexeme of `nfa` is a whole JSON string: a search over (NFA state,
+/// place in a JSON string) pairs for a byte that leaves JSON strings, or a match before
+/// the closing quote.
+fn is_quote_delimited(nfa: &thompson::NFA) -> bool {
+    let mut seen = vec![[false; 4]; nfa.states().len()];
+    let mut stack = vec![(nfa.start_anchored(), InString::Before)];
+    while let Some((s, at)) = stack.pop() {
+        if std::mem::replace(&mut seen[s.as_usize()][at as usize], true) {
+            continue;
+        }
+        let state = nfa.state(s);
+        let mut left = false;
+        match state {
+            thompson::State::Union { alternates } => stack.extend(alternates.iter().map(|&a| (a, at))),
+            thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([(*alt1, at), (*alt2, at)]),
+            thompson::State::Capture { next, .. } => stack.push((*next, at)),
+            thompson::State::Match { .. } => left = at != InString::Closed,
+            _ => byte_ranges(state, |start, end, next| {
+                left |= at.after(start, end, |to| stack.push((next, to))).is_err();
+            }),
+        }
+        if left {
+            return false;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nfa(pattern: &str) -> thompson::NFA {
+        thompson::NFA::new(pattern).unwrap()
+    }
+
+    #[test]
+    fn json_strings_are_quote_delimited() {
+        assert!(is_quote_delimited(&nfa(r#""(?:[^"\\]|\\.)*""#)));
+        assert!(is_quote_delimited(&nfa(r#""(?:[a-z]{2,5}|null)""#)));
+        assert!(is_quote_delimited(&nfa(r#""name""#)));
+    }
+
+    #[test]
+    fn other_lexemes_are_not() {
+        // Continues after a closing quote, matches before one, starts elsewhere, or
+        // reads a quote in the body as a character.
+        assert!(!is_quote_delimited(&nfa(r#""[a-z]*":"#)));
+        assert!(!is_quote_delimited(&nfa(r#""[a-z]*"#)));
+        assert!(!is_quote_delimited(&nfa(r#"[0-9]+"#)));
+        assert!(!is_quote_delimited(&nfa(r#""[a-z"]*""#)));
+        assert!(!is_quote_delimited(&nfa(r#"'[a-z]*'"#)));
+    }
+
+    #[test]
+    fn literals_are_finite() {
+        assert!(is_finite(&nfa(r#""(?:name|id)""#)));
+        assert!(is_finite(&nfa(r#""[a-z]{0,20}""#)));
+        assert!(!is_finite(&nfa(r#""[a-z]*""#)));
+    }
+
+    #[test]
+    fn first_bytes_are_the_bytes_lexemes_start_with() {
+        let bytes = first_bytes(&nfa(r#"[a-c]x|"y"#));
+        let has = |b: u8| bytes[usize::from(b) / 64] >> (b % 64) & 1 == 1;
+        assert!(has(b'a') && has(b'c') && has(b'"'));
+        assert!(!has(b'x') && !has(b'd'));
+    }
+}
