@@ -156,7 +156,8 @@ pub struct LexerConfig {
     /// more. 0: no contexts.
     pub max_context_states: usize,
     /// How many states of the full lexer must be products of two strings with formats,
-    /// patterns or unbounded lengths (the rows contexts spare) for it to get contexts.
+    /// patterns or unbounded lengths (the rows contexts spare) for it to get contexts:
+    /// below that, building them costs the time to the first mask more than they save.
     pub context_product_states: usize,
 }
 
@@ -168,7 +169,7 @@ impl Default for LexerConfig {
             time_budget: Some(Duration::from_secs(10)),
             count_horizon: 256,
             max_context_states: 4096,
-            context_product_states: 256,
+            context_product_states: 2048,
         }
     }
 }
@@ -789,7 +790,9 @@ impl<'a> Builder<'a> {
     /// which contexts would change.
     fn add_contexts(&mut self, relevant: &[TerminalSet], next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
-        if relevant.is_empty() || most == 0 || self.counter.is_some() {
+        // Products are among the states: a smaller lexer has too few.
+        let few_states = self.subsets.len() < self.config.context_product_states;
+        if relevant.is_empty() || most == 0 || self.counter.is_some() || few_states {
             return Ok(vec![None; relevant.len()]);
         }
         let analysis = Contexts::new(self.nfas, self.terminals, self.grammar.terminals.len());
