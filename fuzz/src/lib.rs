@@ -33,8 +33,19 @@ fn small_config() -> CompileConfig {
 }
 
 fn compile(text: &str) -> Arc<CompiledGrammar> {
+    compile_with(text, &small_config())
+}
+
+fn compile_with(text: &str, config: &CompileConfig) -> Arc<CompiledGrammar> {
     let grammar = Grammar::from_lark(text).expect("fixture grammar");
-    Arc::new(CompiledGrammar::with_config(&grammar, &small_config()).expect("fixture grammar compiles"))
+    Arc::new(CompiledGrammar::with_config(&grammar, config).expect("fixture grammar compiles"))
+}
+
+/// [`small_config`] with lexing contexts however few product states the lexer has.
+fn contexts_config() -> CompileConfig {
+    let mut config = small_config();
+    config.lexer.context_product_states = 0;
+    config
 }
 
 /// Panics unless `error` is one a call on a valid object may return for hostile input.
@@ -163,6 +174,19 @@ COMMENT: /#[^\n]*/
 %ignore /[ \n]+/
 "#;
 
+/// Records whose fields take different strings (bounded, unbounded, escaped, formatted),
+/// compiled with lexing contexts: masks read each value in the context of its field. (A
+/// string that went on past its quote would keep every string in every context.)
+const FIELDS: &str = r#"
+start: "{" (pair ("," pair)*)? "}"
+pair: "\"a\"" ":" SHORT | "\"b\"" ":" (WORD | ESCAPED) | "\"c\"" ":" CODE
+SHORT: /"[a-c]{1,4}"/
+WORD: /"[a-z ]*"/
+ESCAPED: /"(?:[^"\\]|\\.)*"/
+CODE: /"[b-d]+-[0-9]{2}"/
+%ignore " "
+"#;
+
 /// Multi-byte tokens, fragments of UTF-8 and invalid UTF-8, beside the 256 single bytes.
 const WORDS: [&[u8]; 18] = [
     b"if",
@@ -205,7 +229,10 @@ fn matcher_fixture() -> &'static MatcherFixture {
         tokens.push(Vec::new());
         let eos = tokens.len() as u32 + 1;
         let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos)));
-        let grammars = [STATEMENTS, stackmask::DEFAULT_GRAMMAR, CONFIG].map(compile);
+        let mut grammars = [STATEMENTS, stackmask::DEFAULT_GRAMMAR, CONFIG].map(compile).to_vec();
+        let fields = compile_with(FIELDS, &contexts_config());
+        assert!(fields.lexer().context_count() > 0, "the fields grammar has lexing contexts");
+        grammars.push(fields);
         let classifiers =
             grammars.iter().map(|g| Arc::new(StackClassifier::new(Arc::clone(g), Arc::clone(&vocab)))).collect();
         MatcherFixture { classifiers, vocab }

@@ -37,14 +37,18 @@ use regex_automata::util::primitives::StateID;
 /// 256 bits, one per byte.
 type ByteSet = [u64; 4];
 
+/// Most NFA states of a literal: a key name's (a state per byte) and a few enumerated
+/// values', not a length-bounded string's (a dozen states per character).
+const LITERAL_NFA_STATES: usize = 256;
+
 /// What the contexts need to know of each shared pattern.
 pub(super) struct Contexts {
     /// Per pattern: the bytes its lexemes start with.
     first: Vec<ByteSet>,
     /// Per pattern: whether every lexeme of it is a whole JSON string.
     quoted: Vec<bool>,
-    /// The quote-delimited patterns of finitely many lexemes (key names, enumerated
-    /// strings): every context keeps them.
+    /// The quote-delimited patterns of finitely many lexemes and at most
+    /// [`LITERAL_NFA_STATES`] NFA states (key names, enumerated strings), ascending.
     literals: Vec<u32>,
     /// Per pattern: the patterns that a context keeping it must keep too.
     entangled: Vec<Vec<u32>>,
@@ -60,7 +64,7 @@ impl Contexts {
     pub(super) fn new(nfas: &[PatternNfa], terminals: &[LexedTerminal], terminal_count: usize) -> Contexts {
         let first: Vec<ByteSet> = nfas.iter().map(|p| first_bytes(&p.nfa)).collect();
         let quoted: Vec<bool> = nfas.iter().map(|p| is_quote_delimited(&p.nfa)).collect();
-        let literals = (0..nfas.len() as u32).filter(|&p| quoted[p as usize] && is_finite(&nfas[p as usize].nfa)).collect();
+        let literals = (0..nfas.len() as u32).filter(|&p| quoted[p as usize] && is_literal(&nfas[p as usize].nfa)).collect();
         let meet = |a: &ByteSet, b: &ByteSet| a.iter().zip(b).any(|(x, y)| x & y != 0);
         let entangled = (0..nfas.len())
             .map(|p| {
@@ -77,8 +81,8 @@ impl Contexts {
         Contexts { first, quoted, literals, entangled, patterns_of, uniform_priority }
     }
 
-    /// Whether a pattern is quote-delimited with infinitely many lexemes (a string with
-    /// a format, a pattern or no bound): the kind contexts keep apart.
+    /// Whether a pattern is quote-delimited and not a literal (a string with a format, a
+    /// pattern or a length): the kind contexts keep apart.
     pub(super) fn is_open_string(&self, pattern: u32) -> bool {
         self.quoted[pattern as usize] && self.literals.binary_search(&pattern).is_err()
     }
@@ -158,6 +162,11 @@ fn epsilon_closure(nfa: &thompson::NFA, from: StateID) -> Vec<StateID> {
         }
     }
     out
+}
+
+/// Whether `nfa` is a literal's: finitely many lexemes, and few states.
+fn is_literal(nfa: &thompson::NFA) -> bool {
+    nfa.states().len() <= LITERAL_NFA_STATES && is_finite(nfa)
 }
 
 /// Whether `nfa` has finitely many lexemes: no loop among its states.
@@ -289,10 +298,14 @@ mod tests {
     }
 
     #[test]
-    fn literals_are_finite() {
-        assert!(is_finite(&nfa(r#""(?:name|id)""#)));
+    fn literals_are_finite_and_small() {
         assert!(is_finite(&nfa(r#""[a-z]{0,20}""#)));
         assert!(!is_finite(&nfa(r#""[a-z]*""#)));
+        assert!(is_literal(&nfa(r#""(?:name|id)""#)));
+        // A length-bounded JSON string is finite, but no literal: a context keeping it
+        // for every key would be a product of every such string.
+        let bounded = nfa(&crate::lexer::json_string_of_length(3, Some(255)));
+        assert!(is_finite(&bounded) && !is_literal(&bounded));
     }
 
     #[test]
