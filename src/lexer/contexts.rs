@@ -23,14 +23,14 @@
 //! continue either, so both lexers close it with the same terminals of `R`; when the
 //! kept patterns all die, whatever the full lexer goes on to close is a terminal outside
 //! `R`, which no parse takes. A kept pattern that shares first bytes with a dropped one
-//! but is not quote-delimited keeps that one too ([`Contexts::kept_patterns`]).
+//! but is not quote-delimited keeps that one too, and so on ([`Contexts::groups_of`]).
 //!
 //! Boundary: reads the shared pattern NFAs and the lexed terminals; says which
 //! patterns each context keeps. The DFA construction interns each context's start
 //! state beside the full lexer's ([`super::Lexer::context_start`]).
 
 use super::{byte_ranges, LexedTerminal, PatternNfa};
-use crate::ir::{TerminalId, TerminalSet};
+use crate::ir::TerminalSet;
 use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
 
@@ -47,11 +47,15 @@ pub(super) struct Contexts {
     first: Vec<ByteSet>,
     /// Per pattern: whether every lexeme of it is a whole JSON string.
     quoted: Vec<bool>,
-    /// The quote-delimited patterns of finitely many lexemes and at most
-    /// [`LITERAL_NFA_STATES`] NFA states (key names, enumerated strings), ascending.
-    literals: Vec<u32>,
-    /// Per pattern: the patterns that a context keeping it must keep too.
-    entangled: Vec<Vec<u32>>,
+    /// Per pattern: whether it is quote-delimited and no literal (finitely many lexemes,
+    /// at most [`LITERAL_NFA_STATES`] NFA states: key names, enumerated strings).
+    open_string: Vec<bool>,
+    /// The groups of the literals, as a bit set over group numbers.
+    literal_groups: Vec<u64>,
+    /// Per pattern: its group, the patterns a context keeping it must keep too (joined
+    /// by the entangled pairs: first bytes in common, one of the two not
+    /// quote-delimited).
+    group: Vec<u32>,
     /// Per terminal id: the patterns it requires or excludes (empty when not lexed).
     patterns_of: Vec<Vec<u32>>,
     /// Whether every lexed terminal has one priority; without it no context is exact.
@@ -64,71 +68,107 @@ impl Contexts {
     pub(super) fn new(nfas: &[PatternNfa], terminals: &[LexedTerminal], terminal_count: usize) -> Contexts {
         let first: Vec<ByteSet> = nfas.iter().map(|p| first_bytes(&p.nfa)).collect();
         let quoted: Vec<bool> = nfas.iter().map(|p| is_quote_delimited(&p.nfa)).collect();
-        let literals = (0..nfas.len() as u32).filter(|&p| quoted[p as usize] && is_literal(&nfas[p as usize].nfa)).collect();
+        let literal: Vec<bool> = nfas.iter().zip(&quoted).map(|(p, &quoted)| quoted && is_literal(&p.nfa)).collect();
+        let open_string = quoted.iter().zip(&literal).map(|(&quoted, &literal)| quoted && !literal).collect();
         let meet = |a: &ByteSet, b: &ByteSet| a.iter().zip(b).any(|(x, y)| x & y != 0);
-        let entangled = (0..nfas.len())
-            .map(|p| {
-                (0..nfas.len() as u32)
-                    .filter(|&o| o as usize != p && meet(&first[p], &first[o as usize]) && !(quoted[p] && quoted[o as usize]))
-                    .collect()
-            })
-            .collect();
+        // Two quote-delimited patterns are never entangled, so every entangled pair has
+        // a pattern that is not (numbers, punctuation: few).
+        let mut groups = Groups::new(nfas.len());
+        for p in (0..nfas.len()).filter(|&p| !quoted[p]) {
+            for o in (0..nfas.len()).filter(|&o| o != p && meet(&first[p], &first[o])) {
+                groups.join(p, o);
+            }
+        }
+        let group: Vec<u32> = (0..nfas.len()).map(|p| groups.find(p) as u32).collect();
+        let mut literal_groups = vec![0u64; nfas.len().div_ceil(64)];
+        for p in (0..nfas.len()).filter(|&p| literal[p]) {
+            literal_groups[group[p] as usize / 64] |= 1 << (group[p] % 64);
+        }
         let mut patterns_of = vec![Vec::new(); terminal_count];
         for t in terminals {
             patterns_of[t.id.index()] = t.require.iter().chain(&t.exclude).copied().collect();
         }
         let uniform_priority = terminals.windows(2).all(|w| w[0].priority == w[1].priority);
-        Contexts { first, quoted, literals, entangled, patterns_of, uniform_priority }
+        Contexts { first, quoted, open_string, literal_groups, group, patterns_of, uniform_priority }
     }
 
     /// Whether a pattern is quote-delimited and not a literal (a string with a format, a
     /// pattern or a length): the kind contexts keep apart.
     pub(super) fn is_open_string(&self, pattern: u32) -> bool {
-        self.quoted[pattern as usize] && self.literals.binary_search(&pattern).is_err()
+        self.open_string[pattern as usize]
     }
 
-    /// The patterns (ascending) a context for the terminals `relevant` keeps; `None` when
-    /// it would keep every pattern alive beside a kept one (no state it reaches would
-    /// differ from the full lexer's but its start) or no context is exact here.
-    pub(super) fn kept_patterns(&self, relevant: &TerminalSet) -> Option<Vec<u32>> {
+    /// The groups a context for the terminals `relevant` keeps, as a bit set over group
+    /// numbers: those of their patterns, and every literal's when none of those is an
+    /// open string (where a key name comes next: literals cost a context few states, and
+    /// the positions that differ only in which names may come next then share one).
+    /// Terminal sets with the same groups share a context ([`Contexts::kept_patterns`]);
+    /// `None` when no context is exact here.
+    pub(super) fn groups_of(&self, relevant: &TerminalSet) -> Option<Vec<u64>> {
         if !self.uniform_priority {
             return None;
         }
-        let mut kept = vec![false; self.first.len()];
-        let mut pending: Vec<u32> = Vec::new();
-        let terminals = (0..self.patterns_of.len()).map(|t| TerminalId(t as u32)).filter(|&t| relevant.contains(t));
-        for p in terminals.flat_map(|t| self.patterns_of[t.index()].iter().copied()) {
-            if !std::mem::replace(&mut kept[p as usize], true) {
-                pending.push(p);
-            }
+        let terminals = relevant.iter().filter(|t| t.index() < self.patterns_of.len());
+        let mut groups = vec![0u64; self.group.len().div_ceil(64)];
+        let mut open = false;
+        for &p in terminals.flat_map(|t| &self.patterns_of[t.index()]) {
+            let g = self.group[p as usize];
+            groups[g as usize / 64] |= 1 << (g % 64);
+            open |= self.is_open_string(p);
         }
-        // A context of literals alone (where a key name comes next) keeps every literal:
-        // they cost it few states, and the positions that differ only in which names may
-        // come next then share one context.
-        if !pending.iter().any(|&p| self.is_open_string(p)) {
-            for &p in &self.literals {
-                if !std::mem::replace(&mut kept[p as usize], true) {
-                    pending.push(p);
-                }
-            }
+        if !open {
+            groups.iter_mut().zip(&self.literal_groups).for_each(|(g, l)| *g |= l);
         }
-        while let Some(p) = pending.pop() {
-            for &o in &self.entangled[p as usize] {
-                if !std::mem::replace(&mut kept[o as usize], true) {
-                    pending.push(o);
-                }
-            }
-        }
+        Some(groups)
+    }
+
+    /// The patterns (ascending) of `groups` ([`Contexts::groups_of`]); `None` when the
+    /// context would keep every pattern alive beside a kept one (no state it reaches
+    /// would differ from the full lexer's but its start).
+    pub(super) fn kept_patterns(&self, groups: &[u64]) -> Option<Vec<u32>> {
+        let in_groups = |g: u32| groups[g as usize / 64] >> (g % 64) & 1 == 1;
+        let kept: Vec<u32> = (0..self.group.len() as u32).filter(|&p| in_groups(self.group[p as usize])).collect();
         let mut kept_first: ByteSet = [0; 4];
-        for p in (0..kept.len()).filter(|&p| kept[p]) {
-            kept_first.iter_mut().zip(&self.first[p]).for_each(|(k, f)| *k |= f);
+        for &p in &kept {
+            kept_first.iter_mut().zip(&self.first[p as usize]).for_each(|(k, f)| *k |= f);
         }
         // Only a dropped pattern alive beside a kept one (both quote-delimited) makes a
         // product state that the context avoids.
-        let separates = (0..kept.len())
-            .filter(|&o| !kept[o] && self.quoted[o])
-            .any(|o| self.first[o].iter().zip(&kept_first).any(|(x, y)| x & y != 0));
-        separates.then(|| (0..kept.len() as u32).filter(|&p| kept[p as usize]).collect())
+        let separates = (0..self.group.len() as u32)
+            .filter(|&o| self.quoted[o as usize] && kept.binary_search(&o).is_err())
+            .any(|o| self.first[o as usize].iter().zip(&kept_first).any(|(x, y)| x & y != 0));
+        separates.then_some(kept)
+    }
+}
+
+/// Disjoint sets of patterns (union by size, path halving).
+struct Groups {
+    parent: Vec<usize>,
+    size: Vec<usize>,
+}
+
+impl Groups {
+    fn new(n: usize) -> Groups {
+        Groups { parent: (0..n).collect(), size: vec![1; n] }
+    }
+
+    fn find(&mut self, mut p: usize) -> usize {
+        while self.parent[p] != p {
+            self.parent[p] = self.parent[self.parent[p]];
+            p = self.parent[p];
+        }
+        p
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (mut a, mut b) = (self.find(a), self.find(b));
+        if a != b {
+            if self.size[a] < self.size[b] {
+                std::mem::swap(&mut a, &mut b);
+            }
+            self.parent[b] = a;
+            self.size[a] += self.size[b];
+        }
     }
 }
 

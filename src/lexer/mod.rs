@@ -199,18 +199,19 @@ impl Lexer {
     /// Build the DFA for every terminal that the grammar uses (in a production or as
     /// `%ignore`). Declared terminals (`%declare`) are not lexed.
     pub fn new(grammar: &Grammar, config: &LexerConfig) -> Result<Lexer> {
-        Ok(Lexer::within(grammar, config, &Deadline::unlimited(), &[])?.0)
+        Ok(Lexer::within(grammar, config, &Deadline::unlimited(), &mut Vec::new)?.0)
     }
 
     /// [`Lexer::new`] as one stage of a compile bounded by `compile`, with a lexing
-    /// context for each set of terminals in `relevant` where one is exact and useful
-    /// (see `contexts.rs`): the context of each, if any, by index in `relevant`. Sets
+    /// context for each set of terminals `relevant` gives where one is exact and useful
+    /// (see `contexts.rs`): the context of each, if any, by index in those sets, or
+    /// nothing when the lexer gets no contexts (`relevant` is then not called). Sets
     /// that keep the same patterns share a context.
     pub(crate) fn within(
         grammar: &Grammar,
         config: &LexerConfig,
         compile: &Deadline,
-        relevant: &[TerminalSet],
+        relevant: NextTerminals<'_>,
     ) -> Result<(Lexer, Vec<Option<u32>>)> {
         let deadline = compile.stage(config.time_budget);
         let mut patterns = Patterns::new(config);
@@ -592,6 +593,14 @@ fn has_lazy_repetition(hir: &Hir) -> bool {
     }
 }
 
+/// Gives the sets of terminals lexing contexts are built for (asked for only when the
+/// lexer gets contexts: finding them reads every LR state).
+pub(crate) type NextTerminals<'a> = &'a mut dyn FnMut() -> Vec<TerminalSet>;
+
+/// Most distinct states in the full lexer of a pattern that a context may still keep
+/// once one context outgrew its room.
+const SMALL_PATTERN_STATES: usize = 256;
+
 /// A DFA state under construction: the states of the shared pattern NFAs (tagged with
 /// the pattern's index) reachable after the text read so far, sorted.
 type Subset = Vec<(u32, StateID)>;
@@ -719,7 +728,7 @@ impl<'a> Builder<'a> {
         .with_counter(patterns.counted)
     }
 
-    fn build(mut self, relevant: &[TerminalSet]) -> Result<(Lexer, Vec<Option<u32>>)> {
+    fn build(mut self, relevant: NextTerminals<'_>) -> Result<(Lexer, Vec<Option<u32>>)> {
         let dead = self.intern(false, Vec::new(), NO_CLASS)?;
         debug_assert_eq!(dead, LexState::DEAD);
         let starts: Vec<(u32, StateID)> = self.nfas.iter().enumerate().map(|(i, n)| (i as u32, n.nfa.start_anchored())).collect();
@@ -774,9 +783,10 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Interns a lexing context for each set of terminals in `relevant` where one is
+    /// Interns a lexing context for each set of terminals `relevant` gives where one is
     /// exact and useful ([`Contexts::kept_patterns`]), with every state it reaches;
-    /// returns each set's context.
+    /// returns each set's context, or nothing when the lexer gets none (`relevant` is
+    /// then not asked for).
     ///
     /// Contexts cost compile time (a JSON schema compiles per request, so it counts in
     /// the time to the first mask) and pay off in masks only where the full lexer runs
@@ -788,40 +798,50 @@ impl<'a> Builder<'a> {
     /// lexer than that, or all the patterns of one dropped. Lexers with counted strings
     /// get none: their far-count exits are interned from the states the start reaches,
     /// which contexts would change.
-    fn add_contexts(&mut self, relevant: &[TerminalSet], next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
+    fn add_contexts(&mut self, relevant: NextTerminals<'_>, next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
         // Products are among the states: a smaller lexer has too few.
         let few_states = self.subsets.len() < self.config.context_product_states;
-        if relevant.is_empty() || most == 0 || self.counter.is_some() || few_states {
-            return Ok(vec![None; relevant.len()]);
+        if most == 0 || self.counter.is_some() || few_states {
+            return Ok(Vec::new());
         }
         let analysis = Contexts::new(self.nfas, self.terminals, self.grammar.terminals.len());
         if self.product_states(&analysis) < self.config.context_product_states {
-            return Ok(vec![None; relevant.len()]);
+            return Ok(Vec::new());
         }
+        let relevant = relevant();
         let full = self.subsets.len();
         let budget = (full / 3).clamp(most / 2, most).min(self.config.max_states.saturating_sub(full));
         let pattern_states = self.pattern_states();
-        let mut by_patterns: HashMap<Vec<u32>, Option<u32>> = HashMap::new();
+        let mut by_groups: HashMap<Vec<u64>, Option<u32>> = HashMap::new();
         let mut outgrown: Vec<Vec<u32>> = Vec::new();
         let mut contexts = Vec::with_capacity(relevant.len());
         for terminals in relevant {
-            let Some(kept) = analysis.kept_patterns(terminals) else {
+            let Some(groups) = analysis.groups_of(&terminals) else {
                 contexts.push(None);
                 continue;
             };
-            if let Some(&context) = by_patterns.get(&kept) {
+            if let Some(&context) = by_groups.get(&groups) {
                 contexts.push(context);
                 continue;
             }
+            let Some(kept) = analysis.kept_patterns(&groups) else {
+                by_groups.insert(groups, None);
+                contexts.push(None);
+                continue;
+            };
             let cap = budget.saturating_sub(self.subsets.len() - full);
+            // Once a context outgrew its room (its exploration wasted), only contexts of
+            // small patterns are tried.
+            let small = |p: &u32| pattern_states[*p as usize] <= SMALL_PATTERN_STATES;
             let fits = kept.iter().all(|&p| pattern_states[p as usize] <= cap)
+                && (outgrown.is_empty() || kept.iter().all(small))
                 && !outgrown.iter().any(|big| big.iter().all(|p| kept.binary_search(p).is_ok()));
             let context = if fits { self.add_context(&kept, next_unexplored, cap)? } else { None };
             if fits && context.is_none() {
                 outgrown.push(kept.clone());
             }
-            by_patterns.insert(kept, context);
+            by_groups.insert(groups, context);
             contexts.push(context);
         }
         Ok(contexts)

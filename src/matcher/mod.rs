@@ -140,9 +140,18 @@ impl CompiledGrammar {
     pub fn with_config(grammar: &Grammar, config: &CompileConfig) -> Result<CompiledGrammar> {
         let deadline = Deadline::total(config.time_budget, LimitKind::TotalCompileTime);
         let tables = LrTables::within(grammar, &config.lr, &deadline)?;
-        let (relevant, sets) = next_terminals(grammar, &tables);
-        let (lexer, set_contexts) = Lexer::within(grammar, &config.lexer, &deadline, &relevant)?;
-        let contexts = sets.iter().map(|&set| set_contexts[set].unwrap_or(NO_CONTEXT)).collect();
+        let mut set_of_state = Vec::new();
+        let mut relevant = || {
+            let (sets, by_state) = next_terminals(grammar, &tables);
+            set_of_state = by_state;
+            sets
+        };
+        let (lexer, set_contexts) = Lexer::within(grammar, &config.lexer, &deadline, &mut relevant)?;
+        let context = |set: usize| set_contexts.get(set).copied().flatten().unwrap_or(NO_CONTEXT);
+        let contexts = match set_contexts.is_empty() {
+            true => vec![NO_CONTEXT; tables.state_count()],
+            false => set_of_state.iter().map(|&set| context(set)).collect(),
+        };
         Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone(), contexts })
     }
 
@@ -176,20 +185,21 @@ impl CompiledGrammar {
 }
 
 /// The distinct sets of terminals that may follow each LR state (those it has an action
-/// on, and the `%ignore`d ones), and by state the index of its set.
+/// on, end of input included, and the `%ignore`d ones), and by state the index of its
+/// set.
 fn next_terminals(grammar: &Grammar, tables: &LrTables) -> (Vec<TerminalSet>, Vec<usize>) {
-    let capacity = grammar.terminals.len();
+    // End of input is in the sets too (the lexer skips it).
     let ignored = grammar.terminals.iter().enumerate().filter(|(_, t)| t.ignored).map(|(i, _)| TerminalId(i as u32));
-    let ignored = TerminalSet::with_ids(capacity, ignored);
+    let ignored = TerminalSet::with_ids(tables.terminal_capacity(), ignored);
     let (mut sets, mut index) = (Vec::new(), HashMap::new());
     let by_state = (0..tables.state_count())
         .map(|s| {
             let s = LrState(s as u32);
             let mut next = ignored.clone();
-            let reduced = tables.reductions(s).iter().flat_map(|r| r.lookahead.iter());
-            for t in tables.shifts(s).iter().map(|&(t, _)| t).chain(reduced).filter(|t| t.index() < capacity) {
-                next.insert(t);
+            for (t, _) in tables.shifts(s) {
+                next.insert(*t);
             }
+            tables.reductions(s).iter().for_each(|r| _ = next.union_with(&r.lookahead));
             *index.entry(next).or_insert_with_key(|next| {
                 sets.push(next.clone());
                 sets.len() - 1
