@@ -795,9 +795,10 @@ impl<'a> Builder<'a> {
     /// as many states as it has, within [`LexerConfig::max_context_states`] and at least
     /// half that. A context that outgrows what is left is dropped (none of its states
     /// stay), and so is one keeping a pattern with more distinct states in the full
-    /// lexer than that, or all the patterns of one dropped. Lexers with counted strings
-    /// get none: their far-count exits are interned from the states the start reaches,
-    /// which contexts would change.
+    /// lexer than that, or all the patterns of one dropped; once one is dropped (its
+    /// exploration wasted), only contexts of small patterns are tried. Lexers with
+    /// counted strings get none: their far-count exits are interned from the states the
+    /// start reaches, which contexts would change.
     fn add_contexts(&mut self, relevant: NextTerminals<'_>, next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
         // Products are among the states: a smaller lexer has too few.
