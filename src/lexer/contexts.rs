@@ -29,7 +29,7 @@
 //! patterns each context keeps. The DFA construction interns each context's start
 //! state beside the full lexer's ([`super::Lexer::context_start`]).
 
-use super::{byte_ranges, LexedTerminal, PatternNfa};
+use super::{byte_ranges, epsilon_targets, LexedTerminal, PatternNfa};
 use crate::ir::TerminalSet;
 use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
@@ -194,12 +194,7 @@ fn epsilon_closure(nfa: &thompson::NFA, from: StateID) -> Vec<StateID> {
             continue;
         }
         out.push(s);
-        match nfa.state(s) {
-            thompson::State::Union { alternates } => stack.extend(alternates.iter().copied()),
-            thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
-            thompson::State::Capture { next, .. } => stack.push(*next),
-            _ => {}
-        }
+        epsilon_targets(nfa.state(s), |t| stack.push(t));
     }
     out
 }
@@ -218,11 +213,8 @@ fn is_finite(nfa: &thompson::NFA) -> bool {
     let mut path: Vec<(StateID, Vec<StateID>)> = Vec::new();
     let successors = |s: StateID| {
         let mut next = Vec::new();
-        match nfa.state(s) {
-            thompson::State::Union { alternates } => next.extend(alternates.iter().copied()),
-            thompson::State::BinaryUnion { alt1, alt2 } => next.extend([*alt1, *alt2]),
-            thompson::State::Capture { next: n, .. } => next.push(*n),
-            state => byte_ranges(state, |_, _, n| next.push(n)),
+        if !epsilon_targets(nfa.state(s), |t| next.push(t)) {
+            byte_ranges(nfa.state(s), |_, _, t| next.push(t));
         }
         next
     };
@@ -295,14 +287,12 @@ fn is_quote_delimited(nfa: &thompson::NFA) -> bool {
         }
         let state = nfa.state(s);
         let mut left = false;
-        match state {
-            thompson::State::Union { alternates } => stack.extend(alternates.iter().map(|&a| (a, at))),
-            thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([(*alt1, at), (*alt2, at)]),
-            thompson::State::Capture { next, .. } => stack.push((*next, at)),
-            thompson::State::Match { .. } => left = at != InString::Closed,
-            _ => byte_ranges(state, |start, end, next| {
+        if matches!(state, thompson::State::Match { .. }) {
+            left = at != InString::Closed;
+        } else if !epsilon_targets(state, |t| stack.push((t, at))) {
+            byte_ranges(state, |start, end, next| {
                 left |= at.after(start, end, |to| stack.push((next, to))).is_err();
-            }),
+            });
         }
         if left {
             return false;

@@ -739,7 +739,7 @@ impl<'a> Builder<'a> {
         debug_assert_eq!(start, LexState::START);
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
-        self.explore(&mut next_unexplored)?;
+        self.explore(&mut next_unexplored, usize::MAX)?;
         let contexts = self.add_contexts(relevant, &mut next_unexplored)?;
         let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
@@ -768,17 +768,20 @@ impl<'a> Builder<'a> {
     }
 
     /// Fills the rows of the states from `next_unexplored` on, and of every state they
-    /// lead to.
-    fn explore(&mut self, next_unexplored: &mut usize) -> Result<()> {
+    /// lead to; false, stopping, once there are more than `most` states.
+    fn explore(&mut self, next_unexplored: &mut usize, most: usize) -> Result<bool> {
         loop {
             while *next_unexplored < self.subsets.len() {
+                if self.subsets.len() > most {
+                    return Ok(false);
+                }
                 self.deadline.check_at(*next_unexplored)?;
                 let state = *next_unexplored;
                 *next_unexplored += 1;
                 self.fill_successors(state)?;
             }
             if !self.leave_far_runs()? {
-                return Ok(());
+                return Ok(true);
             }
         }
     }
@@ -874,15 +877,10 @@ impl<'a> Builder<'a> {
         let seeds: Vec<(u32, StateID)> = kept.iter().map(|&p| (p, self.nfas[p as usize].nfa.start_anchored())).collect();
         let subset = self.closure_of(&seeds);
         let start = self.intern(true, subset, NO_CLASS)?;
-        while *next_unexplored < self.subsets.len() {
-            if self.subsets.len() - before > cap {
-                self.truncate_states(before);
-                *next_unexplored = before;
-                return Ok(None);
-            }
-            self.deadline.check_at(*next_unexplored)?;
-            *next_unexplored += 1;
-            self.fill_successors(*next_unexplored - 1)?;
+        if !self.explore(next_unexplored, before + cap)? {
+            self.truncate_states(before);
+            *next_unexplored = before;
+            return Ok(None);
         }
         self.context_starts.push(start);
         Ok(Some(self.context_starts.len() as u32 - 1))
@@ -1084,14 +1082,11 @@ impl<'a> Builder<'a> {
                 continue;
             }
             *mark = self.generation;
-            match self.nfas[p as usize].nfa.state(s) {
-                thompson::State::Union { alternates } => stack.extend(alternates.iter().map(|&a| (p, a))),
-                thompson::State::BinaryUnion { alt1, alt2 } => stack.extend([(p, *alt1), (p, *alt2)]),
-                thompson::State::Capture { next, .. } => stack.push((p, *next)),
-                thompson::State::Fail => {}
-                // Look states were rejected when the terminal was compiled.
-                thompson::State::Look { .. } => {}
-                _ => out.push((p, s)),
+            let state = self.nfas[p as usize].nfa.state(s);
+            // Look states were rejected when the terminal was compiled.
+            let kept = !matches!(state, thompson::State::Fail | thompson::State::Look { .. });
+            if !epsilon_targets(state, |t| stack.push((p, t))) && kept {
+                out.push((p, s));
             }
         }
         self.end_earliest_matches(&mut out);
@@ -1293,6 +1288,21 @@ fn byte_ranges(state: &thompson::State, mut visit: impl FnMut(u8, u8, StateID)) 
         }
         _ => {}
     }
+}
+
+/// Calls `visit` with each NFA state that `state` leads to without reading a byte;
+/// whether it leads anywhere that way (a union or a capture).
+fn epsilon_targets(state: &thompson::State, mut visit: impl FnMut(StateID)) -> bool {
+    match state {
+        thompson::State::Union { alternates } => alternates.iter().for_each(|&a| visit(a)),
+        thompson::State::BinaryUnion { alt1, alt2 } => {
+            visit(*alt1);
+            visit(*alt2);
+        }
+        thompson::State::Capture { next, .. } => visit(*next),
+        _ => return false,
+    }
+    true
 }
 
 /// A successor memo key: the seeds one byte run leads to, and the source state's place
