@@ -112,7 +112,7 @@ pub struct CompiledGrammar {
     tables: LrTables,
     config: CompileConfig,
     /// By LR state: the lexing context of the lexemes that may follow it
-    /// ([`Lexer::context_start`]), or [`NO_CONTEXT`].
+    /// ([`Lexer::context_start`]), or [`NO_CONTEXT`]; empty when the lexer has none.
     contexts: Vec<u32>,
 }
 
@@ -147,10 +147,10 @@ impl CompiledGrammar {
             sets
         };
         let (lexer, set_contexts) = Lexer::within(grammar, &config.lexer, &deadline, &mut relevant)?;
-        let context = |set: usize| set_contexts.get(set).copied().flatten().unwrap_or(NO_CONTEXT);
-        let contexts = match set_contexts.is_empty() {
-            true => vec![NO_CONTEXT; tables.state_count()],
-            false => set_of_state.iter().map(|&set| context(set)).collect(),
+        let context = |set: usize| set_contexts[set].unwrap_or(NO_CONTEXT);
+        let contexts = match lexer.context_count() {
+            0 => Vec::new(),
+            _ => set_of_state.iter().map(|&set| context(set)).collect(),
         };
         Ok(CompiledGrammar { grammar: grammar.clone(), lexer, tables, config: config.clone(), contexts })
     }
@@ -158,6 +158,9 @@ impl CompiledGrammar {
     /// Where the next lexeme starts in the lexing context that every head of `parser`
     /// shares ([`Lexer::context_start`]); `None` when they share none.
     pub(crate) fn context_start(&self, parser: &Parser) -> Option<LexPos> {
+        if self.contexts.is_empty() {
+            return None;
+        }
         let mut heads = parser.heads().map(|h| self.contexts[parser.node_state(h).index()]);
         let context = heads.next()?;
         (context != NO_CONTEXT && heads.all(|c| c == context)).then(|| self.lexer.context_start(context))
