@@ -288,6 +288,10 @@ impl Lexer {
     /// context). Stepped with [`Lexer::step`] beside the full lexer, its state may stand
     /// for the full one in masks.
     ///
+    /// # Panics
+    /// When `context` is not below [`Lexer::context_count`] (as the other accessors do
+    /// for a state of another lexer).
+    ///
     /// # Example
     /// ```
     /// use stackmask::{matcher::CompileConfig, lexer::LexerConfig, CompiledGrammar, Grammar};
