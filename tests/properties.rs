@@ -615,9 +615,11 @@ proptest! {
 
 /// String terminals of the kinds a JSON schema gives its properties: bounded and
 /// unbounded, with escapes, formats and enumerations, all starting with `"` (so the full
-/// lexer runs them side by side), and one that is not a whole JSON string and goes on
-/// past its closing quote with what may follow a value (a context that dropped it would
-/// close the string before the comma).
+/// lexer runs them side by side), one that is not a whole JSON string and goes on past
+/// its closing quote with what may follow a value (a context that dropped it would close
+/// the string before the comma), and JSON strings with length bounds beyond the count
+/// horizon of [`CONTEXT_COUNT_HORIZON`] bytes, which the lexer counts (counts 1..=12 are
+/// classes of their own, 0 and 13.. far runs, the first left at the first character).
 const STRING_PATTERNS: &[&str] = &[
     r#""[a-c]{1,4}""#,
     r#""[a-z]*""#,
@@ -625,7 +627,13 @@ const STRING_PATTERNS: &[&str] = &[
     r#""[b-d]+-[0-9]{2}""#,
     r#""(?:ab|cd)""#,
     r#""[a-c]*","#,
+    r#""(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F]){0,12}""#,
+    r#""(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F]){10,}""#,
 ];
+
+/// The count horizon of the lexers of [`string_fields_grammar`]: no synthetic token is
+/// longer ([`MAX_PIECE`]), and the last two [`STRING_PATTERNS`] are counted.
+const CONTEXT_COUNT_HORIZON: usize = MAX_PIECE;
 
 /// A grammar of `{k: v, ...}` records whose fields each take one or two of
 /// [`STRING_PATTERNS`] (picked by `fields`), so that each field's value has a lexing
@@ -661,7 +669,7 @@ proptest! {
     /// and commits agree with Earley (the reference lexes with the full lexer).
     #[test]
     fn masks_equal_the_reference_in_lexing_contexts(fields in string_fields(), seed in any::<u64>()) {
-        let lexer = LexerConfig { context_product_states: 0, ..LexerConfig::default() };
+        let lexer = LexerConfig { context_product_states: 0, count_horizon: CONTEXT_COUNT_HORIZON, ..LexerConfig::default() };
         let config = CompileConfig { lexer, ..CompileConfig::default() };
         let f = Fixture::with_config("string fields", string_fields_grammar(&fields), &config);
         // Fields that all take one string, or strings the lexer cannot keep apart, have
@@ -672,6 +680,18 @@ proptest! {
         let (vocab, tokens) = synthetic_vocab(&mut rng, &text);
         check_commits(&f, &vocab, &tokens, &mut rng)?;
     }
+}
+
+/// The counted [`STRING_PATTERNS`] are counted, and lexers counting them get contexts:
+/// the property test above covers counting in contexts.
+#[test]
+fn counted_string_fields_get_contexts() {
+    let lexer = LexerConfig { context_product_states: 0, count_horizon: CONTEXT_COUNT_HORIZON, ..LexerConfig::default() };
+    let config = CompileConfig { lexer, ..CompileConfig::default() };
+    let counted = STRING_PATTERNS.len() - 2;
+    let f = Fixture::with_config("counted fields", string_fields_grammar(&[(counted, None), (counted + 1, Some(1)), (0, None)]), &config);
+    assert_eq!(f.compiled.lexer().count_horizon(), Some(CONTEXT_COUNT_HORIZON));
+    assert!(f.compiled.lexer().context_count() > 0);
 }
 
 // ---------------------------------------------------------------------------------------

@@ -45,6 +45,8 @@ fn compile_with(text: &str, config: &CompileConfig) -> Arc<CompiledGrammar> {
 fn contexts_config() -> CompileConfig {
     let mut config = small_config();
     config.lexer.context_product_states = 0;
+    // Beyond the longest token (6 bytes), short of `LONG`'s bound: `LONG` is counted.
+    config.lexer.count_horizon = 8;
     config
 }
 
@@ -174,13 +176,14 @@ COMMENT: /#[^\n]*/
 %ignore /[ \n]+/
 "#;
 
-/// Records whose fields take different strings (bounded, unbounded, escaped, formatted),
-/// compiled with lexing contexts: masks read each value in the context of its field. (A
+/// Records whose fields take different strings (bounded, unbounded, escaped, formatted,
+/// and a length-bounded JSON string the lexer counts), compiled with lexing contexts: masks read each value in the context of its field. (A
 /// string that went on past its quote would keep every string in every context.)
 const FIELDS: &str = r#"
 start: "{" (pair ("," pair)*)? "}"
-pair: "\"a\"" ":" SHORT | "\"b\"" ":" (WORD | ESCAPED) | "\"c\"" ":" CODE
+pair: "\"a\"" ":" SHORT | "\"b\"" ":" (WORD | ESCAPED) | "\"c\"" ":" CODE | "\"d\"" ":" (LONG | SHORT)
 SHORT: /"[a-c]{1,4}"/
+LONG: /"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F]){0,12}"/
 WORD: /"[a-z ]*"/
 ESCAPED: /"(?:[^"\\]|\\.)*"/
 CODE: /"[b-d]+-[0-9]{2}"/
@@ -232,6 +235,7 @@ fn matcher_fixture() -> &'static MatcherFixture {
         let mut grammars = [STATEMENTS, stackmask::DEFAULT_GRAMMAR, CONFIG].map(compile).to_vec();
         let fields = compile_with(FIELDS, &contexts_config());
         assert!(fields.lexer().context_count() > 0, "the fields grammar has lexing contexts");
+        assert!(fields.lexer().count_horizon().is_some(), "the fields grammar counts a string");
         grammars.push(fields);
         let classifiers =
             grammars.iter().map(|g| Arc::new(StackClassifier::new(Arc::clone(g), Arc::clone(&vocab)))).collect();

@@ -140,6 +140,11 @@ impl CountClasses {
         self.starts[class as usize]
     }
 
+    /// Whether `class` is a run of far counts (rather than a single count).
+    pub(super) fn is_run(&self, class: u32) -> bool {
+        !self.single[class as usize]
+    }
+
     /// The class after one more character, as the DFA table has it: a far run stays
     /// itself. The second class is where the run's last count really goes (`None` for
     /// a single count, whose next class is exact, and for the unending last class).
@@ -198,11 +203,27 @@ pub(super) enum Part {
 }
 
 /// A transition out of a far count run: from state `source` to `subset` at count `class`.
+#[derive(Clone)]
 pub(super) struct Leaving {
     pub(super) source: usize,
     /// Shared with the successor memo, which hands it to every source it serves.
     pub(super) subset: SharedSubset,
     pub(super) class: u32,
+}
+
+/// Which paths a pass of [`Builder::leave_far_runs`] follows, and which of the waiting
+/// transitions out of far runs it judges.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum ExitScope {
+    /// Paths from every opening (the start state, and the contexts' starts) through
+    /// every state; every waiting transition is judged.
+    Openings,
+    /// Paths from a context's `start` through the states interned since it began (from
+    /// `first_state` on: no earlier state leads to them), and the transitions out of
+    /// them (from `first_exit` on in the waiting list). Where such a path enters an
+    /// earlier state inside a far run, a pass over [`ExitScope::Openings`] after all
+    /// contexts takes over.
+    Context { start: LexState, first_state: usize, first_exit: usize },
 }
 
 /// The count class of states outside the counted string.
@@ -293,25 +314,64 @@ impl<'a> Builder<'a> {
     }
 
     /// Interns the states that transitions out of far runs really lead to, where the run's
-    /// last count can be reached: the table keeps such a transition in its run, and
-    /// [`Lexer::step`] looks up where the count went. Whether the source can hold the
-    /// run's last count is read off the fewest and most characters counted on the paths
-    /// to it through the table and the transitions out of runs interned so far (every
-    /// real path is one of them; a loop reaches any count). Interning them all would give every prefix of a key name, and every
+    /// last count can be reached on a path `scope` covers: the table keeps such a
+    /// transition in its run, and [`Lexer::step`] looks up where the count went. Whether
+    /// the source can hold the run's last count is read off the fewest and most
+    /// characters counted on the paths to it through the table and the transitions out
+    /// of runs interned so far (every real path is one of them; a loop reaches any
+    /// count). Interning them all would give every prefix of a key name, and every
     /// position of a shorter length-bounded string beside the counted one, a state per
-    /// count near a bound. Returns whether it interned a state not seen before.
-    pub(super) fn leave_far_runs(&mut self) -> Result<bool> {
-        let Some(counter) = self.counter.as_ref().filter(|_| !self.leaving.is_empty()) else { return Ok(false) };
-        let graph = self.count_graph();
-        let (fewest, most) = (fewest_counted(&graph), most_counted(&graph));
-        let (reached, waiting): (Vec<Leaving>, Vec<Leaving>) = std::mem::take(&mut self.leaving).into_iter().partition(|l| {
+    /// count near a bound. The transitions taken are logged in `taken` (contexts dropped
+    /// give them back). Returns whether it interned a state not seen before.
+    pub(super) fn leave_far_runs(&mut self, scope: ExitScope) -> Result<bool> {
+        let first_exit = match scope {
+            ExitScope::Openings => 0,
+            ExitScope::Context { first_exit, .. } => first_exit,
+        };
+        // (Only a counted string leaves far runs.)
+        if self.leaving.len() <= first_exit {
+            return Ok(false);
+        }
+        let (place, fewest, most) = match scope {
+            ExitScope::Openings => {
+                self.extend_count_edges();
+                let roots: Vec<usize> = self.openings.iter().enumerate().filter(|&(_, &o)| o).map(|(q, _)| q).collect();
+                let n = self.subsets.len();
+                let successors = |q: usize| self.count_successors(q);
+                (None, fewest_counted(n, &roots, successors), most_counted(n, successors))
+            }
+            ExitScope::Context { start, first_state, .. } => {
+                let (place, graph) = self.context_count_graph(start.index(), first_state);
+                let successors = |q: usize| graph.successors(q).iter().copied();
+                (Some(place), fewest_counted(graph.len(), &[0], successors), most_counted(graph.len(), successors))
+            }
+        };
+        let Some(counter) = self.counter.as_ref() else { return Ok(false) };
+        let mut reached = Vec::new();
+        let mut waits = |l: &Leaving| {
+            let i = place.as_ref().map_or(l.source, |place| place[l.source]);
+            if i == usize::MAX {
+                return true;
+            }
             let last = counter.classes.first(l.class) - 1;
-            fewest[l.source] <= last && last <= most[l.source]
-        });
-        self.leaving = waiting;
+            let taken = fewest[i] <= last && last <= most[i];
+            if taken {
+                reached.push(l.clone());
+            }
+            !taken
+        };
+        // In place: the list holds a transition per byte class out of every far run.
+        if first_exit == 0 {
+            self.leaving.retain(&mut waits);
+        } else {
+            let mut judged = self.leaving.split_off(first_exit);
+            judged.retain(&mut waits);
+            self.leaving.append(&mut judged);
+        }
         // A new edge, even to a state seen before, can raise the counts that the
         // transitions still waiting are judged by: go round again.
         let added = !reached.is_empty();
+        self.taken.extend_from_slice(&reached);
         for Leaving { source, subset, class } in reached {
             let target = self.intern_counted(subset.to_vec(), class)?;
             self.left.entry(source).or_default().push(target.index());
@@ -319,23 +379,77 @@ impl<'a> Builder<'a> {
         Ok(added)
     }
 
-    /// Per state, its distinct successors so far (in the table, and out of its far
-    /// run), each with whether the transition starts a character of the counted string.
-    fn count_graph(&self) -> Graph<(usize, bool)> {
+    /// Whether a state from `first_state` on (a context's own) leads to an earlier one
+    /// inside a far count run, where the context's counts may differ from those of the
+    /// paths that led there before. (Elsewhere a state's class fixes the count, or no
+    /// count is open: the paths through it count alike from there on.)
+    pub(super) fn enters_far_run_below(&self, first_state: usize) -> bool {
+        let Some(counter) = &self.counter else { return false };
+        let stride = self.representatives.len();
+        let in_far_run = |t: usize| {
+            let CountedState { part, class, .. } = self.counted[t];
+            matches!(part, Part::Between | Part::Inside) && counter.classes.is_run(class)
+        };
+        (first_state..self.subsets.len()).any(|q| {
+            let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
+            let left = self.left.get(&q).into_iter().flatten().copied();
+            table.chain(left).any(|t| t < first_state && in_far_run(t))
+        })
+    }
+
+    /// Adds to `count_edges` the rows of the states explored since it was last extended.
+    fn extend_count_edges(&mut self) {
         let stride = self.representatives.len();
         let mut last_source = vec![usize::MAX; self.subsets.len()];
-        Graph::from_edges(self.subsets.len(), |q, edges| {
+        for q in self.count_edges.len()..self.subsets.len() {
+            for t in self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()) {
+                if std::mem::replace(&mut last_source[t], q) != q {
+                    self.count_edges.targets.push((t, self.counts_a_character(q, t)));
+                }
+            }
+            self.count_edges.starts.push(self.count_edges.targets.len());
+        }
+    }
+
+    /// The successors of `q` in the table and out of its far run, each with whether the
+    /// transition starts a character of the counted string (`count_edges` extended).
+    fn count_successors(&self, q: usize) -> impl Iterator<Item = (usize, bool)> + '_ {
+        let left = self.left.get(&q).into_iter().flatten().map(move |&t| (t, self.counts_a_character(q, t)));
+        self.count_edges.successors(q).iter().copied().chain(left)
+    }
+
+    /// Whether the transition from `q` to `t` starts a character of the counted string.
+    fn counts_a_character(&self, q: usize, t: usize) -> bool {
+        self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
+    }
+
+    /// The count graph of a context's own states, those from `first_state` on that are
+    /// reachable from its `start` (no earlier state leads to them): per state, its
+    /// distinct successors among them (in the table, and out of its far run), each with
+    /// whether the transition starts a character of the counted string. The start is
+    /// the first state; returns each state's place in the graph (`usize::MAX` off it).
+    fn context_count_graph(&self, start: usize, first_state: usize) -> (Vec<usize>, Graph<(usize, bool)>) {
+        let stride = self.representatives.len();
+        let mut states = vec![start];
+        let mut place = vec![usize::MAX; self.subsets.len()];
+        place[start] = 0;
+        let mut last_source = vec![usize::MAX; self.subsets.len()];
+        let mut graph = Graph { starts: vec![0], targets: Vec::new() };
+        let mut next = 0;
+        while let Some(&q) = states.get(next) {
+            next += 1;
             let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
-            let counts = |t: usize| {
-                self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
-            };
-            edges.extend(
-                table
-                    .chain(self.left.get(&q).into_iter().flatten().copied())
-                    .filter(|&t| std::mem::replace(&mut last_source[t], q) != q)
-                    .map(|t| (t, counts(t))),
-            );
-        })
+            let left = self.left.get(&q).into_iter().flatten().copied();
+            for t in table.chain(left).filter(|&t| t >= first_state && std::mem::replace(&mut last_source[t], q) != q) {
+                if place[t] == usize::MAX {
+                    place[t] = states.len();
+                    states.push(t);
+                }
+                graph.targets.push((place[t], self.counts_a_character(q, t)));
+            }
+            graph.starts.push(graph.targets.len());
+        }
+        (place, graph)
     }
 
     /// Interns `subset` (which holds the counted string) at count `class`, without the
@@ -388,15 +502,17 @@ impl Builder<'_> {
     }
 }
 
-/// Per state of `graph`, the fewest characters counted on a path from the start
-/// (`u32::MAX` if none reaches it): a breadth-first search where a transition that
-/// counts nothing costs nothing.
-fn fewest_counted(graph: &Graph<(usize, bool)>) -> Vec<u32> {
-    let mut fewest = vec![u32::MAX; graph.len()];
-    let mut queue = std::collections::VecDeque::from([LexState::START.index()]);
-    fewest[LexState::START.index()] = 0;
+/// Per state of a graph of `n` states, the fewest characters counted on a path from
+/// one of the `roots` (`u32::MAX` if none reaches it): a breadth-first search where a
+/// transition that counts nothing costs nothing.
+fn fewest_counted<I: Iterator<Item = (usize, bool)>>(n: usize, roots: &[usize], successors: impl Fn(usize) -> I) -> Vec<u32> {
+    let mut fewest = vec![u32::MAX; n];
+    let mut queue: std::collections::VecDeque<usize> = roots.iter().copied().collect();
+    for &q in roots {
+        fewest[q] = 0;
+    }
     while let Some(q) = queue.pop_front() {
-        for &(t, counts) in graph.successors(q) {
+        for (t, counts) in successors(q) {
             let cost = fewest[q] + u32::from(counts);
             if cost < fewest[t] {
                 fewest[t] = cost;
@@ -411,20 +527,22 @@ fn fewest_counted(graph: &Graph<(usize, bool)>) -> Vec<u32> {
     fewest
 }
 
-/// Per state of `graph`, the most characters counted on a path from the start
-/// (`u32::MAX` where a loop leads there): Kahn's order.
-fn most_counted(graph: &Graph<(usize, bool)>) -> Vec<u32> {
-    let n = graph.len();
+/// Per state of a graph of `n` states, the most characters counted on a path from a
+/// state nothing leads to (an opening; `u32::MAX` where a loop leads there): Kahn's
+/// order.
+fn most_counted<I: Iterator<Item = (usize, bool)>>(n: usize, successors: impl Fn(usize) -> I) -> Vec<u32> {
     let mut incoming = vec![0u32; n];
-    for &(t, _) in &graph.targets {
-        incoming[t] += 1;
+    for q in 0..n {
+        for (t, _) in successors(q) {
+            incoming[t] += 1;
+        }
     }
     let mut most = vec![0u32; n];
     let mut done = vec![false; n];
     let mut ready: Vec<usize> = (0..n).filter(|&q| incoming[q] == 0).collect();
     while let Some(q) = ready.pop() {
         done[q] = true;
-        for &(t, counts) in graph.successors(q) {
+        for (t, counts) in successors(q) {
             most[t] = most[t].max(most[q].saturating_add(u32::from(counts)));
             incoming[t] -= 1;
             if incoming[t] == 0 {

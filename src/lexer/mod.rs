@@ -56,7 +56,7 @@ pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::fold_hash::fold_hash;
 use contexts::Contexts;
-use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
+use counted::{Bounds, CountedState, Counter, Counting, ExitScope, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::{HashMap, HashTable};
 use smallvec::SmallVec;
@@ -645,6 +645,15 @@ struct Builder<'a> {
     /// Per state: the states that transitions out of its far run lead to (not in the
     /// table, but on real paths).
     left: HashMap<usize, Vec<usize>>,
+    /// The transitions out of far runs taken since the context being explored began, or
+    /// the pass after the contexts (see [`Builder::truncate_states`]).
+    taken: Vec<Leaving>,
+    /// Per state explored, its distinct successors in the table, each with whether the
+    /// transition counts a character (see [`Builder::leave_far_runs`]).
+    count_edges: Graph<(usize, bool)>,
+    /// Whether some context kept leads into an earlier state inside a far count run
+    /// (see [`Builder::leave_far_runs_of_contexts`]).
+    contexts_enter_far_runs: bool,
     transitions: Vec<LexState>,
     accepts: Vec<Box<[TerminalId]>>,
     /// Where each pattern's NFA states start in one numbering of all of them.
@@ -716,6 +725,9 @@ impl<'a> Builder<'a> {
             by_group: HashMap::new(),
             leaving: Vec::new(),
             left: HashMap::new(),
+            taken: Vec::new(),
+            contexts_enter_far_runs: false,
+            count_edges: Graph { starts: vec![0], targets: Vec::new() },
             transitions: Vec::new(),
             accepts: Vec::new(),
             offsets,
@@ -743,7 +755,7 @@ impl<'a> Builder<'a> {
         debug_assert_eq!(start, LexState::START);
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
-        self.explore(&mut next_unexplored, usize::MAX)?;
+        self.explore(&mut next_unexplored, usize::MAX, ExitScope::Openings)?;
         let contexts = self.add_contexts(relevant, &mut next_unexplored)?;
         let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
@@ -772,8 +784,9 @@ impl<'a> Builder<'a> {
     }
 
     /// Fills the rows of the states from `next_unexplored` on, and of every state they
-    /// lead to; false, stopping, once there are more than `most` states.
-    fn explore(&mut self, next_unexplored: &mut usize, most: usize) -> Result<bool> {
+    /// lead to (with the transitions out of far count runs that `scope` reaches); false,
+    /// stopping, once there are more than `most` states.
+    fn explore(&mut self, next_unexplored: &mut usize, most: usize, scope: ExitScope) -> Result<bool> {
         loop {
             while *next_unexplored < self.subsets.len() {
                 if self.subsets.len() > most {
@@ -784,9 +797,18 @@ impl<'a> Builder<'a> {
                 *next_unexplored += 1;
                 self.fill_successors(state)?;
             }
-            if !self.leave_far_runs()? {
+            if !self.leave_far_runs(scope)? {
                 return Ok(true);
             }
+        }
+    }
+
+    /// [`Builder::explore`] for states that may be dropped: reaching the lexer's state
+    /// limit ([`LexerConfig::max_states`]) stops it too, rather than failing the build.
+    fn explore_droppable(&mut self, next_unexplored: &mut usize, most: usize, scope: ExitScope) -> Result<bool> {
+        match self.explore(next_unexplored, most, scope) {
+            Err(Error::Limit { kind: LimitKind::LexerStates, .. }) => Ok(false),
+            explored => explored,
         }
     }
 
@@ -803,14 +825,15 @@ impl<'a> Builder<'a> {
     /// half that. A context that outgrows what is left is dropped (none of its states
     /// stay), and so is one keeping a pattern with more distinct states in the full
     /// lexer than that, or all the patterns of one dropped; once one is dropped (its
-    /// exploration wasted), only contexts of small patterns are tried. Lexers with
-    /// counted strings get none: their far-count exits are interned from the states the
-    /// start reaches, which contexts would change.
+    /// exploration wasted), only contexts of small patterns are tried. In a lexer with
+    /// counted strings, each context takes the exits of far count runs that its paths
+    /// reach in its own states, and one pass after them all takes those reached in
+    /// earlier states.
     fn add_contexts(&mut self, relevant: NextTerminals<'_>, next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
         // Products are among the states: a smaller lexer has too few.
         let few_states = self.subsets.len() < self.config.context_product_states;
-        if most == 0 || self.counter.is_some() || few_states {
+        if most == 0 || few_states {
             return Ok(Vec::new());
         }
         let analysis = Contexts::new(self.nfas, self.terminals, self.grammar.terminals.len());
@@ -852,7 +875,30 @@ impl<'a> Builder<'a> {
             by_groups.insert(groups, context);
             contexts.push(context);
         }
+        if !self.leave_far_runs_of_contexts(full, budget, next_unexplored)? {
+            return Ok(Vec::new());
+        }
         Ok(contexts)
+    }
+
+    /// Takes the transitions out of far runs that the contexts' paths reach in earlier
+    /// states (where each context's own pass stops: there, inside a far run, a context's
+    /// count may be one that no earlier path held), over paths from every opening. If
+    /// that adds more than `room` states, every context is dropped (the lexer is the
+    /// `full` states it had without them) and this returns false.
+    fn leave_far_runs_of_contexts(&mut self, full: usize, room: usize, next_unexplored: &mut usize) -> Result<bool> {
+        if !self.contexts_enter_far_runs {
+            return Ok(true);
+        }
+        self.taken.clear();
+        let before = self.subsets.len();
+        if self.explore_droppable(next_unexplored, before + room, ExitScope::Openings)? {
+            return Ok(true);
+        }
+        self.truncate_states(full);
+        *next_unexplored = full;
+        self.context_starts.clear();
+        Ok(false)
     }
 
     /// How many states hold two strings of infinitely many lexemes
@@ -878,22 +924,36 @@ impl<'a> Builder<'a> {
     /// returns the context.
     fn add_context(&mut self, kept: &[u32], next_unexplored: &mut usize, cap: usize) -> Result<Option<u32>> {
         let before = self.subsets.len();
+        self.taken.clear();
         let seeds: Vec<(u32, StateID)> = kept.iter().map(|&p| (p, self.nfas[p as usize].nfa.start_anchored())).collect();
         let subset = self.closure_of(&seeds);
         let start = self.intern(true, subset, NO_CLASS)?;
-        if !self.explore(next_unexplored, before + cap)? {
+        let scope = ExitScope::Context { start, first_state: before, first_exit: self.leaving.len() };
+        if !self.explore_droppable(next_unexplored, before + cap, scope)? {
             self.truncate_states(before);
             *next_unexplored = before;
             return Ok(None);
         }
+        self.contexts_enter_far_runs |= self.enters_far_run_below(before);
         self.context_starts.push(start);
         Ok(Some(self.context_starts.len() as u32 - 1))
     }
 
-    /// Forgets the states from `before` on (without counting: no far-count exits
-    /// refer to them).
+    /// Forgets the states from `before` on, and the far-count exits taken since `taken`
+    /// was cleared: those out of earlier states are to take again.
     fn truncate_states(&mut self, before: usize) {
         let stride = self.representatives.len();
+        self.leaving.retain(|l| l.source < before);
+        self.leaving.extend(self.taken.drain(..).filter(|l| l.source < before));
+        self.left.retain(|&source, targets| {
+            targets.retain(|&t| t < before);
+            source < before
+        });
+        self.by_group.retain(|_, id| id.index() < before);
+        if self.count_edges.len() > before {
+            self.count_edges.starts.truncate(before + 1);
+            self.count_edges.targets.truncate(self.count_edges.starts[before]);
+        }
         self.subsets.truncate(before);
         self.transitions.truncate(before * stride);
         self.accepts.truncate(before);
