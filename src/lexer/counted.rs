@@ -332,9 +332,9 @@ impl<'a> Builder<'a> {
         if self.leaving.len() <= first_exit {
             return Ok(false);
         }
+        self.extend_count_edges();
         let (place, fewest, most) = match scope {
             ExitScope::Openings => {
-                self.extend_count_edges();
                 let roots: Vec<usize> = self.openings.iter().enumerate().filter(|&(_, &o)| o).map(|(q, _)| q).collect();
                 let n = self.subsets.len();
                 let successors = |q: usize| self.count_successors(q);
@@ -383,18 +383,17 @@ impl<'a> Builder<'a> {
     /// inside a far count run, where the context's counts may differ from those of the
     /// paths that led there before. (Elsewhere a state's class fixes the count, or no
     /// count is open: the paths through it count alike from there on.)
-    pub(super) fn enters_far_run_below(&self, first_state: usize) -> bool {
+    pub(super) fn enters_far_run_below(&mut self, first_state: usize) -> bool {
+        if self.counter.is_none() {
+            return false;
+        }
+        self.extend_count_edges();
         let Some(counter) = &self.counter else { return false };
-        let stride = self.representatives.len();
         let in_far_run = |t: usize| {
             let CountedState { part, class, .. } = self.counted[t];
             matches!(part, Part::Between | Part::Inside) && counter.classes.is_run(class)
         };
-        (first_state..self.subsets.len()).any(|q| {
-            let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
-            let left = self.left.get(&q).into_iter().flatten().copied();
-            table.chain(left).any(|t| t < first_state && in_far_run(t))
-        })
+        (first_state..self.subsets.len()).any(|q| self.count_successors(q).any(|(t, _)| t < first_state && in_far_run(t)))
     }
 
     /// Adds to `count_edges` the rows of the states explored since it was last extended.
@@ -425,27 +424,23 @@ impl<'a> Builder<'a> {
 
     /// The count graph of a context's own states, those from `first_state` on that are
     /// reachable from its `start` (no earlier state leads to them): per state, its
-    /// distinct successors among them (in the table, and out of its far run), each with
-    /// whether the transition starts a character of the counted string. The start is
-    /// the first state; returns each state's place in the graph (`usize::MAX` off it).
+    /// successors among them ([`Builder::count_successors`], `count_edges` extended).
+    /// The start is the first state; returns each state's place in the graph
+    /// (`usize::MAX` off it).
     fn context_count_graph(&self, start: usize, first_state: usize) -> (Vec<usize>, Graph<(usize, bool)>) {
-        let stride = self.representatives.len();
         let mut states = vec![start];
         let mut place = vec![usize::MAX; self.subsets.len()];
         place[start] = 0;
-        let mut last_source = vec![usize::MAX; self.subsets.len()];
         let mut graph = Graph { starts: vec![0], targets: Vec::new() };
         let mut next = 0;
         while let Some(&q) = states.get(next) {
             next += 1;
-            let table = self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index());
-            let left = self.left.get(&q).into_iter().flatten().copied();
-            for t in table.chain(left).filter(|&t| t >= first_state && std::mem::replace(&mut last_source[t], q) != q) {
+            for (t, counts) in self.count_successors(q).filter(|&(t, _)| t >= first_state) {
                 if place[t] == usize::MAX {
                     place[t] = states.len();
                     states.push(t);
                 }
-                graph.targets.push((place[t], self.counts_a_character(q, t)));
+                graph.targets.push((place[t], counts));
             }
             graph.starts.push(graph.targets.len());
         }
