@@ -259,16 +259,25 @@ pub(super) fn plan(
     if firsts.is_hub(q, from_q) {
         return Plan::Whole;
     }
-    let plan = by_first_bytes(lexer, firsts, q, from_q, row_state, &links);
-    if plan != Plan::Whole {
-        return plan;
+    if let Some((settled, derivation)) = by_first_bytes(lexer, firsts, q, from_q, row_state, &links) {
+        // A large part (a count's states step apart on most letters) may be a by-length
+        // derivation's few long tokens instead.
+        let by_length = (settled < firsts.vocabulary - firsts.vocabulary / PART_WORTH_LENGTH)
+            .then(|| by_length(lexer, trie, firsts.vocabulary, q, wholes))
+            .flatten()
+            .filter(|&(settled_by_length, _)| settled_by_length > settled);
+        return Plan::Derived(by_length.map_or(derivation, |(_, derivation)| derivation));
     }
     let plan = after_closing(lexer, firsts, q, from_q, row_state, &links);
     if plan != Plan::Whole {
         return plan;
     }
-    by_length(lexer, trie, firsts.vocabulary, q, wholes)
+    by_length(lexer, trie, firsts.vocabulary, q, wholes).map_or(Plan::Whole, |(_, derivation)| Plan::Derived(derivation))
 }
+
+/// A derivation by first bytes whose part holds more than one in this many of the
+/// vocabulary's tokens is compared with one by length.
+const PART_WORTH_LENGTH: usize = 8;
 
 /// The plan of accepting state `q` by the start state, read after the parser takes the
 /// lexeme `q` accepts: a first byte that does not continue the lexeme closes it and
@@ -295,23 +304,22 @@ fn after_closing(
     Plan::AfterClosing(Derivation { links, ..derivation })
 }
 
-/// The plan of `q` by the state planned whole (one of `wholes`, the last few) that the
-/// longest texts do not tell apart from it: for a state near the bound of a
-/// length-bounded string, an earlier state of the same string. Its tokens no longer than
-/// those texts are the reference's, the longer ones its part's.
-fn by_length(lexer: &Lexer, trie: &TokenTrie, vocabulary: usize, q: LexState, wholes: &[LexState]) -> Plan {
+/// The derivation of `q` by the state planned whole (one of `wholes`, the last few) that
+/// the longest texts do not tell apart from it, with the number of tokens it settles: for
+/// a state near the bound of a length-bounded string, an earlier state of the same
+/// string. Its tokens no longer than those texts are the reference's, the longer ones its
+/// part's.
+fn by_length(lexer: &Lexer, trie: &TokenTrie, vocabulary: usize, q: LexState, wholes: &[LexState]) -> Option<(usize, Derivation)> {
     let alike = |r: LexState| lexer.alike_within(q, r, trie.max_depth(), ALIKE_WORK);
     let recent = wholes.iter().filter(|&&r| r != q);
-    let best = recent.map(|&r| (alike(r), r)).max_by_key(|&(n, r)| (n, std::cmp::Reverse(r)));
-    match best {
-        Some((longest_alike, reference)) if (vocabulary - trie.tokens_longer_than(longest_alike).len()) * 2 >= vocabulary => {
-            Plan::Derived(Derivation { reference, apart: [0; 4], longest_alike, cleared: Box::new([]), links: 0 })
-        }
-        _ => Plan::Whole,
-    }
+    let (longest_alike, reference) = recent.map(|&r| (alike(r), r)).max_by_key(|&(n, r)| (n, std::cmp::Reverse(r)))?;
+    let settled = vocabulary - trie.tokens_longer_than(longest_alike).len();
+    let derivation = Derivation { reference, apart: [0; 4], longest_alike, cleared: Box::new([]), links: 0 };
+    (settled * 2 >= vocabulary).then_some((settled, derivation))
 }
 
-/// The plan of `q` by a candidate its first bytes lead to (see [`plan`]).
+/// The derivation of `q` by a candidate its first bytes lead to (see [`plan`]), with
+/// the number of tokens it settles.
 fn by_first_bytes(
     lexer: &Lexer,
     firsts: &FirstBytes,
@@ -319,7 +327,7 @@ fn by_first_bytes(
     from_q: &Steps,
     row_state: impl Fn(LexState) -> LexState + Copy,
     links: &impl Fn(LexState) -> Option<usize>,
-) -> Plan {
+) -> Option<(usize, Derivation)> {
     let mut candidates: Vec<(LexState, usize)> = Vec::new();
     for (&(_, _, tokens), step) in firsts.children.iter().zip(from_q) {
         let Some((_, r)) = *step else { continue };
@@ -342,6 +350,5 @@ fn by_first_bytes(
     let mut compared: Vec<(usize, Derivation)> = candidates.iter().filter_map(|&(r, _)| compare(r)).collect();
     // The best first: only those are asked about (and planned) until one serves.
     compared.sort_unstable_by_key(|(settled, d)| (std::cmp::Reverse(*settled), d.reference));
-    let usable = compared.into_iter().find_map(|(_, derivation)| Some(Derivation { links: links(derivation.reference)?, ..derivation }));
-    usable.map_or(Plan::Whole, Plan::Derived)
+    compared.into_iter().find_map(|(settled, derivation)| Some((settled, Derivation { links: links(derivation.reference)?, ..derivation })))
 }
