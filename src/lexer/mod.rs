@@ -169,7 +169,7 @@ impl Default for LexerConfig {
             time_budget: Some(Duration::from_secs(10)),
             count_horizon: 256,
             max_context_states: 4096,
-            context_product_states: 2048,
+            context_product_states: 128,
         }
     }
 }
