@@ -168,7 +168,7 @@ impl Default for LexerConfig {
             max_nfa_bytes: 10 << 20,
             time_budget: Some(Duration::from_secs(10)),
             count_horizon: 256,
-            max_context_states: 4096,
+            max_context_states: 8192,
             context_product_states: 128,
         }
     }
