@@ -244,8 +244,9 @@ pub(super) fn is_hub(lexer: &Lexer, firsts: &FirstBytes, q: LexState, row_state:
 /// `q`'s first bytes lead to most often (the "any other string" state, for the states
 /// along a key name) for which `links` says how many derivations their masks go through
 /// (it is asked only about states it may plan, see the module documentation; `None`:
-/// too many, not planned, or read over another parse). Failing those, read after
-/// closing its lexeme ([`after_closing`]), then derived by length ([`by_length`]).
+/// too many, not planned, or read over another parse); when that leaves a large part,
+/// derived by length instead if that settles more ([`by_length`]). Failing those, read
+/// after closing its lexeme ([`after_closing`]), then derived by length.
 pub(super) fn plan(
     lexer: &Lexer,
     trie: &TokenTrie,

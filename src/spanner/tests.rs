@@ -347,6 +347,28 @@ fn states_near_a_length_bound_are_derived_from_the_far_ones() {
     assert!(by_length >= 2, "states near the bound are derived by token length ({derived:?})");
 }
 
+#[test]
+fn a_run_of_one_letter_is_derived_by_length_rather_than_by_first_bytes() {
+    // Twelve `a`s in a row anywhere in a string: a state per run length, each stepping
+    // apart from the string's first state on `a` alone. By first bytes, every token
+    // starting with `a` would be each state's part (a fifth of the vocabulary); by
+    // length, only the tokens long enough to reach the bound are.
+    let g = bnf_with(
+        "s: item | item s
+         item: RUN | NUM",
+        &[("RUN", r#""[a-d]*a{12}[a-d]*""#, false), ("NUM", "[0-9]+", false), ("WS", " +", true)],
+    );
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 5] = [b"a", b"b", b"c", b"d", b"\""];
+    let long: &[u8] = b"aaaaaaaaaa";
+    let tokens = tokens_over(&alphabet, &[long]);
+    let prefixes: Vec<Vec<u8>> = (0..=11).map(|n| [b"\"".to_vec(), b"a".repeat(n)].concat()).collect();
+    let prefixes: Vec<&[u8]> = prefixes.iter().map(Vec::as_slice).collect();
+    let derived = assert_derived_plans_exact(&compiled, &tokens, &prefixes);
+    let by_length = derived.iter().filter(|d| d.settles(b"ab") && !d.settles(long)).count();
+    assert!(by_length >= 2, "the run's states are derived by token length ({derived:?})");
+}
+
 /// Whether each prefix's state takes plain tokens by count ([`PlainChain`]) as
 /// `by_count` says; whether its row, and its part for every first byte but `b'a'`, so
 /// built equal the ones walked token by token; how many of those states count
