@@ -635,6 +635,13 @@ const STRING_PATTERNS: &[&str] = &[
 /// longer ([`MAX_PIECE`]), and the last two [`STRING_PATTERNS`] are counted.
 const CONTEXT_COUNT_HORIZON: usize = MAX_PIECE;
 
+/// The compile configuration of [`string_fields_grammar`]'s lexers: contexts however
+/// small the lexer, counting beyond [`CONTEXT_COUNT_HORIZON`].
+fn string_fields_config() -> CompileConfig {
+    let lexer = LexerConfig { context_product_states: 0, count_horizon: CONTEXT_COUNT_HORIZON, ..LexerConfig::default() };
+    CompileConfig { lexer, ..CompileConfig::default() }
+}
+
 /// A grammar of `{k: v, ...}` records whose fields each take one or two of
 /// [`STRING_PATTERNS`] (picked by `fields`), so that each field's value has a lexing
 /// context of its own.
@@ -669,9 +676,7 @@ proptest! {
     /// and commits agree with Earley (the reference lexes with the full lexer).
     #[test]
     fn masks_equal_the_reference_in_lexing_contexts(fields in string_fields(), seed in any::<u64>()) {
-        let lexer = LexerConfig { context_product_states: 0, count_horizon: CONTEXT_COUNT_HORIZON, ..LexerConfig::default() };
-        let config = CompileConfig { lexer, ..CompileConfig::default() };
-        let f = Fixture::with_config("string fields", string_fields_grammar(&fields), &config);
+        let f = Fixture::with_config("string fields", string_fields_grammar(&fields), &string_fields_config());
         // Fields that all take one string, or strings the lexer cannot keep apart, have
         // no context to test.
         prop_assume!(f.compiled.lexer().context_count() > 0);
@@ -686,10 +691,9 @@ proptest! {
 /// the property test above covers counting in contexts.
 #[test]
 fn counted_string_fields_get_contexts() {
-    let lexer = LexerConfig { context_product_states: 0, count_horizon: CONTEXT_COUNT_HORIZON, ..LexerConfig::default() };
-    let config = CompileConfig { lexer, ..CompileConfig::default() };
     let counted = STRING_PATTERNS.len() - 2;
-    let f = Fixture::with_config("counted fields", string_fields_grammar(&[(counted, None), (counted + 1, Some(1)), (0, None)]), &config);
+    let fields = string_fields_grammar(&[(counted, None), (counted + 1, Some(1)), (0, None)]);
+    let f = Fixture::with_config("counted fields", fields, &string_fields_config());
     assert_eq!(f.compiled.lexer().count_horizon(), Some(CONTEXT_COUNT_HORIZON));
     assert!(f.compiled.lexer().context_count() > 0);
 }

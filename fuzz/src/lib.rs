@@ -177,8 +177,9 @@ COMMENT: /#[^\n]*/
 "#;
 
 /// Records whose fields take different strings (bounded, unbounded, escaped, formatted,
-/// and a length-bounded JSON string the lexer counts), compiled with lexing contexts: masks read each value in the context of its field. (A
-/// string that went on past its quote would keep every string in every context.)
+/// and a length-bounded JSON string the lexer counts), compiled with lexing contexts:
+/// masks read each value in the context of its field. (A string that went on past its
+/// quote would keep every string in every context.)
 const FIELDS: &str = r#"
 start: "{" (pair ("," pair)*)? "}"
 pair: "\"a\"" ":" SHORT | "\"b\"" ":" (WORD | ESCAPED) | "\"c\"" ":" CODE | "\"d\"" ":" (LONG | SHORT)
