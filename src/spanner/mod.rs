@@ -388,7 +388,7 @@ impl TokenSpanner {
                     None => start,
                 };
             }
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), true, Some(&self.plain_steps)))
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), Some(&self.plain_steps)))
         }))
     }
 
@@ -506,7 +506,7 @@ impl TokenSpanner {
         Arc::clone(slot.get_or_init(|| {
             let lexer = self.compiled.lexer();
             let shortest = |byte| derivation.part_shortest(byte);
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, shortest, false, Some(&self.plain_steps)))
+            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, shortest, Some(&self.plain_steps)))
         }))
     }
 
@@ -653,10 +653,11 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 ///
 /// With `plain_steps`, the vocabulary's plain-text tokens are taken by their number of
 /// characters where plain text steps the lexer alike ([`PlainChain`]), and the walk
-/// visits only the subtrees holding other tokens: from `q` itself in a `whole` row (one
-/// class of most of the vocabulary in a string's body), else from the state each ASCII
-/// first byte leads to (a key name's prefix leads to the other strings' state on all but
-/// its next letters). Elsewhere, a subtree whose bytes all keep the lexer in the state it
+/// visits only the subtrees holding other tokens: from `q` itself when `shortest` is the
+/// same for every first byte (a whole row: one class of most of the vocabulary in a
+/// string's body; the long tokens of a part by length, near a string's length bound),
+/// else from the state each ASCII first byte leads to (a key name's prefix leads to the
+/// other strings' state on all but its next letters). Elsewhere, a subtree whose bytes all keep the lexer in the state it
 /// is reached in is taken whole, without visiting its nodes, and a first-level subtree
 /// that earlier rows walked from the same state is merged from `subtrees`.
 fn build_row(
@@ -665,13 +666,12 @@ fn build_row(
     q: LexState,
     subtrees: &SubtreeWalks,
     shortest: impl Fn(u8) -> Option<usize>,
-    whole: bool,
     plain_steps: Option<&PlainSteps>,
 ) -> SpannerRow {
     let trie = vocab.trie();
     let mut walk = Walk::new(lexer, vocab);
     walk.plain_steps = plain_steps.filter(|_| !trie.plain_tokens().ids().is_empty());
-    let plain_from_q = whole && walk.take_plain_from(q);
+    let plain_from_q = uniform_shortest(&shortest).is_some_and(|min_bytes| walk.take_plain_from(q, min_bytes));
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
         let Some(shortest) = shortest(byte) else { continue };
@@ -702,6 +702,12 @@ fn build_row(
     let (mut classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
     classes.sort_by(class_order);
     SpannerRow { classes, tokens: tokens.into() }
+}
+
+/// The fewest bytes of the tokens a row holds when it is the same under every first byte.
+fn uniform_shortest(shortest: impl Fn(u8) -> Option<usize>) -> Option<usize> {
+    let first = shortest(0)?;
+    (1..=u8::MAX).all(|byte| shortest(byte) == Some(first)).then_some(first)
 }
 
 /// The order of a row's classes: lexicographic by lexeme sequence, so that classes with a
@@ -824,18 +830,19 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Gather every plain token by its number of characters, when plain text steps `q`
-    /// alike ([`PlainChain`]), and skip them from then on; whether it did.
-    fn take_plain_from(&mut self, q: LexState) -> bool {
+    /// Gather every plain token of at least `min_bytes` bytes by its number of
+    /// characters, when plain text steps `q` alike ([`PlainChain`]), and skip plain
+    /// tokens from then on; whether it did.
+    fn take_plain_from(&mut self, q: LexState, min_bytes: usize) -> bool {
         let plain = self.trie.plain_tokens();
         let Some(chain) = self.plain_steps.and_then(|steps| PlainChain::of(steps, self.lexer, q, plain.max_chars())) else {
             return false;
         };
         self.plain = Some(plain);
-        if chain.keeps_to(q) {
+        if chain.keeps_to(q) && min_bytes <= 1 {
             self.plain_class = Some(self.class_of(0, q));
         } else {
-            self.gather_by_count(plain, |chars| plain.of_chars(chars), |chars| chain.end(chars));
+            self.gather_by_count(plain, |chars| plain.of_chars_and_bytes(chars, min_bytes), |chars| chain.end(chars));
         }
         true
     }

@@ -370,9 +370,9 @@ fn a_run_of_one_letter_is_derived_by_length_rather_than_by_first_bytes() {
 }
 
 /// Whether each prefix's state takes plain tokens by count ([`PlainChain`]) as
-/// `by_count` says; whether its row, and its part for every first byte but `b'a'`, so
-/// built equal the ones walked token by token; how many of those states count
-/// characters (rather than keep to themselves).
+/// `by_count` says; whether its row, its part for every first byte but `b'a'`, and its
+/// part of the tokens of at least 3 bytes, so built equal the ones walked token by
+/// token; how many of those states count characters (rather than keep to themselves).
 fn assert_plain_chains(compiled: &Arc<CompiledGrammar>, vocab: &Vocabulary, cases: &[(&[u8], bool)]) -> usize {
     let lexer = compiled.lexer();
     let plain = vocab.trie().plain_tokens();
@@ -388,10 +388,11 @@ fn assert_plain_chains(compiled: &Arc<CompiledGrammar>, vocab: &Vocabulary, case
         let chain = PlainChain::of(&steps, lexer, q, plain.max_chars());
         assert_eq!(chain.is_some(), by_count, "{prefix:?}");
         counting += usize::from(chain.is_some_and(|chain| !chain.keeps_to(q)));
-        for whole in [true, false] {
-            let shortest = |byte| (whole || byte != b'a').then_some(1);
-            let row = |plain| build_row(lexer, vocab, q, &SubtreeWalks::new(0), shortest, whole, plain);
-            assert_eq!(key(&row(None)), key(&row(Some(&steps))), "{prefix:?}, whole: {whole}");
+        let parts: [(&str, fn(u8) -> Option<usize>); 3] =
+            [("whole", |_| Some(1)), ("by first byte", |byte| (byte != b'a').then_some(1)), ("by length", |_| Some(3))];
+        for (part, shortest) in parts {
+            let row = |plain| build_row(lexer, vocab, q, &SubtreeWalks::new(0), shortest, plain);
+            assert_eq!(key(&row(None)), key(&row(Some(&steps))), "{prefix:?}, {part}");
         }
     }
     counting
@@ -490,7 +491,7 @@ fn rows_of_states_closing_on_every_byte_equal_rows_walked() {
         let q = spanner.row_state(r.lex_state());
         let closed = spanner.closes_on_every_byte(r.lex_state()).then(|| Lexeme::closed_in(lexer, r.lex_state()));
         closing.push((prefix, closed.as_ref().map(Option::is_some)));
-        let walked = build_row(lexer, &vocab, q, &spanner.subtrees, |_| Some(1), true, Some(&spanner.plain_steps));
+        let walked = build_row(lexer, &vocab, q, &spanner.subtrees, |_| Some(1), Some(&spanner.plain_steps));
         let key = |row: &SpannerRow| -> Vec<_> {
             row.classes().iter().enumerate().map(|(i, c)| (c.lexemes.to_vec(), c.end, row.tokens(i).to_vec())).collect()
         };

@@ -84,8 +84,9 @@ pub struct PlainTokens {
     ids: Vec<u32>,
     bitmap: Vec<u32>,
     /// By number of characters `n`, the ids of the plain tokens of `n` characters,
-    /// ascending (none of 0).
+    /// by number of bytes then ascending (none of 0), and each one's number of bytes.
     by_chars: Vec<Vec<u32>>,
+    bytes_by_chars: Vec<Vec<u16>>,
     /// By first byte (an ASCII character), as `by_chars` for the plain tokens starting
     /// with it.
     by_first: Vec<Vec<Vec<u32>>>,
@@ -109,7 +110,7 @@ impl PlainTokens {
         let nodes = trie.nodes();
         let mut states = vec![None; nodes.len()];
         let mut chars = vec![0u16; nodes.len()];
-        let mut by_chars: Vec<Vec<u32>> = vec![Vec::new()];
+        let mut by_chars: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
         let mut by_first: Vec<Vec<Vec<u32>>> = vec![Vec::new(); 128];
         let mut parents: Vec<usize> = Vec::new();
         let (mut plain, mut other) = (Bits::new(nodes.len()), Bits::new(nodes.len()));
@@ -132,7 +133,9 @@ impl PlainTokens {
                 if by_chars.len() <= n {
                     by_chars.resize(n + 1, Vec::new());
                 }
-                by_chars[n].extend_from_slice(trie.tokens_at(node));
+                // The stack holds the path's nodes above this one, but the root.
+                let bytes = parents.len() as u16 + 1;
+                by_chars[n].extend(trie.tokens_at(node).iter().map(|&id| (bytes, id)));
                 if let Some(by_count) = by_first.get_mut(usize::from(first)) {
                     if by_count.len() <= n {
                         by_count.resize(n + 1, Vec::new());
@@ -153,13 +156,16 @@ impl PlainTokens {
                 other.insert(node);
             }
         }
-        by_chars.iter_mut().chain(by_first.iter_mut().flatten()).for_each(|ids| ids.sort_unstable());
+        by_chars.iter_mut().for_each(|tokens| tokens.sort_unstable());
+        by_first.iter_mut().flatten().for_each(|ids| ids.sort_unstable());
+        let bytes_by_chars = by_chars.iter().map(|tokens| tokens.iter().map(|&(bytes, _)| bytes).collect()).collect();
+        let by_chars: Vec<Vec<u32>> = by_chars.into_iter().map(|tokens| tokens.into_iter().map(|(_, id)| id).collect()).collect();
         let mut ids: Vec<u32> = by_chars.concat();
         ids.sort_unstable();
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
         let next_other = next_other(trie, &other);
-        PlainTokens { ids, bitmap, by_chars, by_first, plain, other, next_other }
+        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, by_first, plain, other, next_other }
     }
 
     /// The ids of the plain-text tokens, ascending.
@@ -167,20 +173,41 @@ impl PlainTokens {
         &self.ids
     }
 
-    /// The ids of the plain tokens of `chars` characters, ascending.
+    /// The ids of the plain tokens of `chars` characters, the shorter in bytes first,
+    /// then ascending.
     ///
     /// # Example
     /// ```
     /// use stackmask::tokenizer::Vocabulary;
-    /// let tokens = ["ab", "é", "éa", "a\""].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let tokens = ["éa", "é", "ab", "a\""].iter().map(|t| t.as_bytes().to_vec()).collect();
     /// let vocab = Vocabulary::from_token_bytes(tokens, None);
     /// let plain = vocab.trie().plain_tokens();
-    /// assert_eq!((plain.of_chars(1), plain.of_chars(2)), (&[1][..], &[0, 2][..]));
+    /// assert_eq!((plain.of_chars(1), plain.of_chars(2)), (&[1][..], &[2, 0][..]));
     /// assert_eq!(plain.max_chars(), 2);
     /// assert!(plain.of_chars(3).is_empty());
     /// ```
     pub fn of_chars(&self, chars: usize) -> &[u32] {
         self.by_chars.get(chars).map_or(&[], Vec::as_slice)
+    }
+
+    /// The ids of the plain tokens of `chars` characters and at least `min_bytes` bytes
+    /// (a tail of [`PlainTokens::of_chars`]).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["éa", "é", "ab", "a"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let plain = vocab.trie().plain_tokens();
+    /// assert_eq!(plain.of_chars_and_bytes(2, 3), &[0]);
+    /// assert_eq!(plain.of_chars_and_bytes(1, 2), &[1]);
+    /// assert_eq!(plain.of_chars_and_bytes(1, 0), &[3, 1]);
+    /// assert!(plain.of_chars_and_bytes(2, 4).is_empty());
+    /// ```
+    pub fn of_chars_and_bytes(&self, chars: usize, min_bytes: usize) -> &[u32] {
+        let Some(bytes) = self.bytes_by_chars.get(chars) else { return &[] };
+        let from = bytes.partition_point(|&b| usize::from(b) < min_bytes);
+        &self.by_chars[chars][from..]
     }
 
     /// The ids of the plain tokens of `chars` characters whose first byte is `first`,
