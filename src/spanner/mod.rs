@@ -49,12 +49,13 @@ use crate::ir::TerminalId;
 use crate::error::{Error, LimitKind, Result};
 use crate::lexer::{LexState, Lexer};
 use crate::matcher::CompiledGrammar;
-use crate::tokenizer::{ByteBuckets, PlainText, PlainTokens, TokenTrie, Vocabulary};
+use crate::tokenizer::{ByteBuckets, PlainTokens, TokenTrie, Vocabulary};
 use crate::words::{WordBuffer, Words};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::ops::Range;
+use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
 use plain::{PlainChain, PlainSteps};
 use subtrees::SubtreeWalks;
@@ -681,22 +682,24 @@ fn build_row(
         walk.shortest = shortest;
         walk.path.truncate(1);
         let Some(next) = walk.step(q, byte) else { continue };
-        if !plain_from_q {
-            walk.plain = None;
-            if shortest <= 1 {
-                walk.take_plain_after(byte, next);
-            }
-            if walk.skips(child) {
-                continue;
-            }
-        }
-        if walk.take_whole(child, 1, next) {
+        if plain_from_q {
+            walk.subtree(child, 1, next);
             continue;
         }
-        let kept = || subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next));
-        match (shortest <= 1 && walk.plain.is_none()).then(kept).flatten() {
-            Some(walked) => walk.gather_walked(walked),
-            None => walk.subtree(child, 1, next),
+        walk.plain = None;
+        if shortest > 1 {
+            if !walk.take_whole(child, 1, next) {
+                walk.subtree(child, 1, next);
+            }
+        } else if walk.take_plain_below(child, next) {
+            if !walk.skips(child) {
+                walk.subtree(child, 1, next);
+            }
+        } else if !walk.take_whole(child, 1, next) {
+            match subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next, plain_steps)) {
+                Some(walked) => walk.gather_walked(walked),
+                None => walk.split(child, 1, next),
+            }
         }
     }
     let (mut classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
@@ -716,11 +719,12 @@ fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
     a.lexemes.cmp(&b.lexemes).then(a.end.cmp(&b.end))
 }
 
-/// The classes of `node`'s subtree (its own tokens included) reached in lexer state `q`,
-/// with the lexemes closed from `node` on, in no particular order.
-fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState) -> SpannerRow {
+/// The classes of first-level node `node`'s subtree (its own tokens included) reached in
+/// lexer state `q`, with the lexemes closed from `node` on, in no particular order.
+fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState, plain_steps: Option<&PlainSteps>) -> SpannerRow {
     let mut walk = Walk::new(lexer, vocab);
-    walk.subtree(node, 1, q);
+    walk.plain_steps = plain_steps.filter(|_| !vocab.trie().plain_tokens().ids().is_empty());
+    walk.split(node, 1, q);
     // Rows merge a kept walk's ids.
     let (classes, tokens) = walk.into_classes(Listing::All);
     SpannerRow { classes, tokens: tokens.into() }
@@ -772,8 +776,10 @@ struct Walk<'a> {
     plain: Option<&'a PlainTokens>,
     plain_class: Option<u32>,
     /// What plain text does from each lexer state, when the walk may take plain tokens
-    /// by count.
+    /// by count, and the chains found, by state and length: a row splits many subtrees
+    /// that lead to one state (the other strings' body).
     plain_steps: Option<&'a PlainSteps>,
+    chains: HashMap<(LexState, usize), Option<Rc<PlainChain>>>,
 }
 
 /// A trie node `depth` bytes deep reached alive in lexer state `q`, with `closed` lexemes
@@ -809,6 +815,7 @@ impl<'a> Walk<'a> {
             plain: None,
             plain_class: None,
             plain_steps: None,
+            chains: HashMap::new(),
         }
     }
 
@@ -835,47 +842,77 @@ impl<'a> Walk<'a> {
     /// tokens from then on; whether it did.
     fn take_plain_from(&mut self, q: LexState, min_bytes: usize) -> bool {
         let plain = self.trie.plain_tokens();
-        let Some(chain) = self.plain_steps.and_then(|steps| PlainChain::of(steps, self.lexer, q, plain.max_chars())) else {
-            return false;
-        };
+        let Some(chain) = self.chain(q, plain.max_chars()) else { return false };
         self.plain = Some(plain);
         if chain.keeps_to(q) && min_bytes <= 1 {
             self.plain_class = Some(self.class_of(0, q));
         } else {
-            self.gather_by_count(plain, |chars| plain.of_chars_and_bytes(chars, min_bytes), |chars| chain.end(chars));
+            for chars in 1..=plain.max_chars() {
+                if let Some(end) = chain.end(chars) {
+                    self.gather(plain.of_chars_and_bytes(chars, min_bytes), end);
+                }
+            }
         }
         true
     }
 
-    /// Gather the plain tokens starting with ASCII byte `first`, which leads to `next`
-    /// (closing the lexemes on the path), by their number of characters, when plain text
-    /// steps `next` alike ([`PlainChain`]), and skip them in the walk of this subtree.
-    fn take_plain_after(&mut self, first: u8, next: LexState) {
+    /// Gather the plain tokens at and below `node`, whose path is plain text of one or two
+    /// characters, reached in lexer state `at` (closing the lexemes on the path), by their number of
+    /// characters, when plain text steps `at` alike ([`PlainChain`]), and skip plain
+    /// tokens in the walk of this subtree; whether it did.
+    fn take_plain_below(&mut self, node: usize, at: LexState) -> bool {
         let plain = self.trie.plain_tokens();
-        if PlainText::step(PlainText::BOUNDARY, first) != Some(PlainText::BOUNDARY) {
-            return;
-        }
-        let Some(chain) = self.plain_steps.and_then(|steps| PlainChain::of(steps, self.lexer, next, plain.max_chars() - 1)) else {
-            return;
-        };
+        let Some(below) = plain.below(node) else { return false };
+        let path_chars = below.path_chars();
+        let Some(chain) = self.chain(at, plain.max_chars() - path_chars) else { return false };
         self.plain = Some(plain);
-        let end = |chars: usize| if chars == 1 { Some(next) } else { chain.end(chars - 1) };
-        self.gather_by_count(plain, |chars| plain.of_first_and_chars(first, chars), end);
-    }
-
-    /// Gather, for each number of characters a plain token may have, the ids `of_chars`
-    /// gives, ending in the state `end` gives (none: they kill the lexer).
-    fn gather_by_count(
-        &mut self,
-        plain: &'a PlainTokens,
-        of_chars: impl Fn(usize) -> &'a [u32],
-        end: impl Fn(usize) -> Option<LexState>,
-    ) {
-        for chars in 1..=plain.max_chars() {
+        let end = |chars: usize| match chars.checked_sub(path_chars)? {
+            0 => Some(at),
+            more => chain.end(more),
+        };
+        for chars in path_chars..=below.max_chars() {
             if let Some(end) = end(chars) {
-                self.gather(of_chars(chars), end);
+                self.gather(below.of_chars(chars), end);
             }
         }
+        true
+    }
+
+    /// The chain of plain texts of up to `max_chars` characters from `q`
+    /// ([`PlainChain::of`]), when the walk may take plain tokens by count.
+    fn chain(&mut self, q: LexState, max_chars: usize) -> Option<Rc<PlainChain>> {
+        let (steps, lexer) = (self.plain_steps?, self.lexer);
+        self.chains.entry((q, max_chars)).or_insert_with(|| PlainChain::of(steps, lexer, q, max_chars).map(Rc::new)).clone()
+    }
+
+    /// Gather `node`, `depth` bytes deep and reached in lexer state `q`, and its subtree
+    /// child by child. A child ending a character takes its plain tokens by count where
+    /// plain text steps alike from where it leads ([`Walk::take_plain_below`]), and is
+    /// split in turn otherwise when it ends the first character; a child inside a
+    /// character is split in turn. From a key name's prefix, a space leads on in the
+    /// name, but a space and any letter but the name's next leave it for the other
+    /// strings' body.
+    fn split(&mut self, node: usize, depth: usize, q: LexState) {
+        let (trie, plain) = (self.trie, self.trie.plain_tokens());
+        self.plain = None;
+        self.gather_at(node, depth, q);
+        let closed = self.path.len();
+        for child in trie.children(node) {
+            self.path.truncate(closed);
+            self.plain = None;
+            let Some(next) = self.step(q, trie.nodes()[child].byte) else { continue };
+            let below = plain.below(child);
+            if below.is_some() && self.take_plain_below(child, next) {
+                if !self.skips(child) {
+                    self.subtree(child, depth + 1, next);
+                }
+            } else if plain.within_char(child) || below.is_some_and(|below| below.path_chars() == 1) {
+                self.split(child, depth + 1, next);
+            } else if !self.take_whole(child, depth + 1, next) {
+                self.subtree(child, depth + 1, next);
+            }
+        }
+        self.plain = None;
     }
 
     /// Whether `node`'s subtree holds only plain-text tokens, gathered already.

@@ -436,6 +436,12 @@ fn rows_taking_plain_tokens_by_count_equal_rows_walked_through() {
     let compiled = keys_beside_other_strings();
     let cases: [(&[u8], bool); 5] = [(b"\"", false), (b"\"a", false), (b"\"ab", false), (b"\"x", true), (b"", false)];
     assert_plain_chains(&compiled, &vocab, &cases);
+    // With tokens that go on along the names: after `"a`, the first byte `b` goes on,
+    // and the plain tokens under `bc`, `bd`, `bx`, `bé`… are taken by count one
+    // character deeper; those under `é` (two bytes) after its second byte.
+    let extra = ["é", "éa", "éab", "bé", "béa", "b\u{e9}\"", "abcabc", "bcaa"].map(str::as_bytes);
+    let key_vocab = Vocabulary::from_token_bytes(tokens_over(&KEY_ALPHABET, &extra), None);
+    assert_plain_chains(&compiled, &key_vocab, &[(b"\"", false), (b"\"a", false), (b"\"b", false), (b"", false)]);
 }
 
 #[test]

@@ -38,7 +38,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::{Error, Result};
 
-pub use plain::{PlainText, PlainTokens};
+pub use plain::{PlainBelow, PlainText, PlainTokens};
 pub use trie::{ByteBuckets, Children, TokenTrie, TrieNode};
 pub use vocab::{Vocabulary, WELL_KNOWN_EOS_NAMES};
 

@@ -9,6 +9,7 @@
 //! few thousand tokens holding anything else.
 
 use super::TokenTrie;
+use hashbrown::HashMap;
 
 /// The characters of plain text, as an automaton over UTF-8 bytes: every Unicode scalar
 /// value except the control characters (`U+0000..=U+001F` and `U+007F`), `"` and `\`.
@@ -87,9 +88,11 @@ pub struct PlainTokens {
     /// by number of bytes then ascending (none of 0), and each one's number of bytes.
     by_chars: Vec<Vec<u32>>,
     bytes_by_chars: Vec<Vec<u16>>,
-    /// By first byte (an ASCII character), as `by_chars` for the plain tokens starting
-    /// with it.
-    by_first: Vec<Vec<Vec<u32>>>,
+    /// By plain trie node one or two characters deep, its subtree's plain tokens by
+    /// number of characters ([`PlainTokens::below`]).
+    below: Below,
+    /// By node: whether the path to it is plain text up to inside a character.
+    within: Bits,
     /// By node: whether the path to it is plain text.
     plain: Bits,
     /// By node: whether a token at it or below it is not plain text.
@@ -111,17 +114,14 @@ impl PlainTokens {
         let mut states = vec![None; nodes.len()];
         let mut chars = vec![0u16; nodes.len()];
         let mut by_chars: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
-        let mut by_first: Vec<Vec<Vec<u32>>> = vec![Vec::new(); 128];
         let mut parents: Vec<usize> = Vec::new();
-        let (mut plain, mut other) = (Bits::new(nodes.len()), Bits::new(nodes.len()));
+        let (mut plain, mut other, mut within) = (Bits::new(nodes.len()), Bits::new(nodes.len()), Bits::new(nodes.len()));
         states[0] = Some(PlainText::BOUNDARY);
         for node in 1..nodes.len() {
             while parents.last().is_some_and(|&p| nodes[p].subtree_end() <= node) {
                 parents.pop();
             }
             let parent = parents.last().copied().unwrap_or(0);
-            // The path's first byte: its node is the bottom of the parents' stack.
-            let first = nodes[parents.first().copied().unwrap_or(node)].byte;
             states[node] = states[parent].and_then(|s| PlainText::step(s, nodes[node].byte));
             if states[node] == Some(PlainText::BOUNDARY) && usize::from(chars[parent]) == Self::MAX_CHARS {
                 states[node] = None;
@@ -136,14 +136,11 @@ impl PlainTokens {
                 // The stack holds the path's nodes above this one, but the root.
                 let bytes = parents.len() as u16 + 1;
                 by_chars[n].extend(trie.tokens_at(node).iter().map(|&id| (bytes, id)));
-                if let Some(by_count) = by_first.get_mut(usize::from(first)) {
-                    if by_count.len() <= n {
-                        by_count.resize(n + 1, Vec::new());
-                    }
-                    by_count[n].extend_from_slice(trie.tokens_at(node));
-                }
             } else {
                 chars[node] = chars[parent];
+                if states[node].is_some() {
+                    within.insert(node);
+                }
                 if !trie.tokens_at(node).is_empty() {
                     other.insert(node);
                 }
@@ -157,7 +154,7 @@ impl PlainTokens {
             }
         }
         by_chars.iter_mut().for_each(|tokens| tokens.sort_unstable());
-        by_first.iter_mut().flatten().for_each(|ids| ids.sort_unstable());
+        let below = Below::new(trie, &plain, &chars);
         let bytes_by_chars = by_chars.iter().map(|tokens| tokens.iter().map(|&(bytes, _)| bytes).collect()).collect();
         let by_chars: Vec<Vec<u32>> = by_chars.into_iter().map(|tokens| tokens.into_iter().map(|(_, id)| id).collect()).collect();
         let mut ids: Vec<u32> = by_chars.concat();
@@ -165,7 +162,7 @@ impl PlainTokens {
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
         let next_other = next_other(trie, &other);
-        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, by_first, plain, other, next_other }
+        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, below, within, plain, other, next_other }
     }
 
     /// The ids of the plain-text tokens, ascending.
@@ -210,20 +207,44 @@ impl PlainTokens {
         &self.by_chars[chars][from..]
     }
 
-    /// The ids of the plain tokens of `chars` characters whose first byte is `first`,
-    /// ascending; none unless `first` is an ASCII character.
+    /// The plain tokens at or below trie node `node` by their number of characters,
+    /// when the path to `node` is plain text of one or two characters (`None`
+    /// otherwise).
     ///
     /// # Example
     /// ```
     /// use stackmask::tokenizer::Vocabulary;
-    /// let tokens = ["ab", "b", "ac", "a"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let tokens = ["ab", "b", "ac", "a", "a\"", "abc", "é", "éa"].iter().map(|t| t.as_bytes().to_vec()).collect();
     /// let vocab = Vocabulary::from_token_bytes(tokens, None);
-    /// let plain = vocab.trie().plain_tokens();
-    /// assert_eq!(plain.of_first_and_chars(b'a', 2), &[0, 2]);
-    /// assert_eq!(plain.of_first_and_chars(b'a', 1), &[3]);
+    /// let trie = vocab.trie();
+    /// let below_a = trie.plain_tokens().below(trie.lookup(b"a").unwrap()).unwrap();
+    /// assert_eq!((below_a.of_chars(1), below_a.of_chars(2), below_a.of_chars(3)), (&[3][..], &[0, 2][..], &[5][..]));
+    /// assert_eq!(below_a.max_chars(), 3);
+    /// let below_e = trie.plain_tokens().below(trie.lookup("é".as_bytes()).unwrap()).unwrap();
+    /// assert_eq!((below_e.path_chars(), below_e.of_chars(2)), (1, &[7][..]));
+    /// assert!(trie.plain_tokens().below(trie.lookup(b"abc").unwrap()).is_none()); // three characters
+    /// assert!(trie.plain_tokens().below(trie.lookup(b"a\"").unwrap()).is_none()); // not plain
     /// ```
-    pub fn of_first_and_chars(&self, first: u8, chars: usize) -> &[u32] {
-        self.by_first.get(usize::from(first)).and_then(|by_count| by_count.get(chars)).map_or(&[], Vec::as_slice)
+    pub fn below(&self, node: usize) -> Option<PlainBelow<'_>> {
+        let &(at, max_chars, chars) = self.below.slots.get(&(node as u32))?;
+        let (at, max_chars) = (at as usize, usize::from(max_chars));
+        Some(PlainBelow { chars: usize::from(chars), starts: &self.below.starts[at..at + max_chars + 1], ids: &self.below.ids })
+    }
+
+    /// Whether the path to trie node `node` is plain text but for ending inside a
+    /// character.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let vocab = Vocabulary::from_token_bytes(vec!["é".as_bytes().to_vec(), b"\xC3".to_vec(), b"a".to_vec()], None);
+    /// let trie = vocab.trie();
+    /// assert!(trie.plain_tokens().within_char(trie.lookup(b"\xC3").unwrap()));
+    /// assert!(!trie.plain_tokens().within_char(trie.lookup("é".as_bytes()).unwrap()));
+    /// assert!(!trie.plain_tokens().within_char(trie.lookup(b"a").unwrap()));
+    /// ```
+    pub fn within_char(&self, node: usize) -> bool {
+        self.within.contains(node)
     }
 
     /// The most characters a plain token has (0 when there is none).
@@ -295,6 +316,75 @@ fn next_other(trie: &TokenTrie, other: &Bits) -> Vec<u32> {
         }
     }
     next
+}
+
+/// The plain tokens below one trie node, by number of characters ([`PlainTokens::below`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PlainBelow<'a> {
+    /// The characters on the path to the node (1 or 2).
+    chars: usize,
+    /// `ids[starts[n - 1]..starts[n]]`: the tokens of `n` characters.
+    starts: &'a [u32],
+    ids: &'a [u32],
+}
+
+impl<'a> PlainBelow<'a> {
+    /// The characters on the path to the node: its tokens have at least as many.
+    pub fn path_chars(&self) -> usize {
+        self.chars
+    }
+
+    /// The most characters of its tokens.
+    pub fn max_chars(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The ids of the tokens of `chars` characters (counted from the trie's root),
+    /// ascending.
+    pub fn of_chars(&self, chars: usize) -> &'a [u32] {
+        match (chars.checked_sub(1).and_then(|n| self.starts.get(n)), self.starts.get(chars)) {
+            (Some(&from), Some(&to)) => &self.ids[from as usize..to as usize],
+            _ => &[],
+        }
+    }
+}
+
+/// The index behind [`PlainTokens::below`].
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Below {
+    /// By indexed node: where its `starts` begin, its tokens' most characters, and its
+    /// path's characters.
+    slots: HashMap<u32, (u32, u16, u16)>,
+    starts: Vec<u32>,
+    ids: Vec<u32>,
+}
+
+impl Below {
+    /// The index of the plain nodes one or two characters deep, given which nodes are
+    /// plain and how many characters their paths hold.
+    fn new(trie: &TokenTrie, plain: &Bits, chars: &[u16]) -> Below {
+        let mut below = Below::default();
+        let mut by_chars: Vec<Vec<u32>> = Vec::new();
+        for node in (1..trie.nodes().len()).filter(|&node| plain.contains(node) && chars[node] <= 2) {
+            by_chars.iter_mut().for_each(Vec::clear);
+            for inner in (node..trie.nodes()[node].subtree_end()).filter(|&inner| plain.contains(inner)) {
+                let n = usize::from(chars[inner]);
+                if by_chars.len() < n {
+                    by_chars.resize(n, Vec::new());
+                }
+                by_chars[n - 1].extend_from_slice(trie.tokens_at(inner));
+            }
+            let max_chars = by_chars.iter().rposition(|ids| !ids.is_empty()).map_or(0, |n| n + 1);
+            below.slots.insert(node as u32, (below.starts.len() as u32, max_chars as u16, chars[node]));
+            below.starts.push(below.ids.len() as u32);
+            for ids in &mut by_chars[..max_chars] {
+                ids.sort_unstable();
+                below.ids.extend_from_slice(ids);
+                below.starts.push(below.ids.len() as u32);
+            }
+        }
+        below
+    }
 }
 
 impl std::fmt::Debug for PlainTokens {
