@@ -657,10 +657,12 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 /// visits only the subtrees holding other tokens: from `q` itself when `shortest` is the
 /// same for every first byte (a whole row: one class of most of the vocabulary in a
 /// string's body; the long tokens of a part by length, near a string's length bound),
-/// else from the state each ASCII first byte leads to (a key name's prefix leads to the
-/// other strings' state on all but its next letters). Elsewhere, a subtree whose bytes all keep the lexer in the state it
-/// is reached in is taken whole, without visiting its nodes, and a first-level subtree
-/// that earlier rows walked from the same state is merged from `subtrees`.
+/// else from the state the first character leads to (a key name's prefix leads to the
+/// other strings' state on all but its next letter), or the first two where the first
+/// goes on along a name ([`Walk::split`]). Elsewhere, a subtree whose bytes all keep the
+/// lexer in the state it is reached in is taken whole, without visiting its nodes, and a
+/// first-level subtree that earlier rows walked from the same state is merged from
+/// `subtrees`.
 fn build_row(
     lexer: &Lexer,
     vocab: &Vocabulary,
@@ -856,10 +858,10 @@ impl<'a> Walk<'a> {
         true
     }
 
-    /// Gather the plain tokens at and below `node`, whose path is plain text of one or two
-    /// characters, reached in lexer state `at` (closing the lexemes on the path), by their number of
-    /// characters, when plain text steps `at` alike ([`PlainChain`]), and skip plain
-    /// tokens in the walk of this subtree; whether it did.
+    /// Gather the plain tokens at and below `node` (whose path is plain text of one or
+    /// two characters, and leads to lexer state `at`, closing the lexemes on the path) by
+    /// their number of characters, when plain text steps `at` alike ([`PlainChain`]),
+    /// and skip plain tokens in the walk of this subtree; whether it did.
     fn take_plain_below(&mut self, node: usize, at: LexState) -> bool {
         let plain = self.trie.plain_tokens();
         let Some(below) = plain.below(node) else { return false };
@@ -889,9 +891,9 @@ impl<'a> Walk<'a> {
     /// child by child. A child ending a character takes its plain tokens by count where
     /// plain text steps alike from where it leads ([`Walk::take_plain_below`]), and is
     /// split in turn otherwise when it ends the first character; a child inside a
-    /// character is split in turn. From a key name's prefix, a space leads on in the
-    /// name, but a space and any letter but the name's next leave it for the other
-    /// strings' body.
+    /// character is split in turn. From a key name's prefix, a space goes on along the
+    /// name, but a space followed by any letter but the name's next leaves it for the
+    /// other strings' body.
     fn split(&mut self, node: usize, depth: usize, q: LexState) {
         let (trie, plain) = (self.trie, self.trie.plain_tokens());
         self.plain = None;
