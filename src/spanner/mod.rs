@@ -672,8 +672,7 @@ fn build_row(
     plain_steps: Option<&PlainSteps>,
 ) -> SpannerRow {
     let trie = vocab.trie();
-    let mut walk = Walk::new(lexer, vocab);
-    walk.plain_steps = plain_steps.filter(|_| !trie.plain_tokens().ids().is_empty());
+    let mut walk = Walk::new(lexer, vocab, plain_steps);
     let plain_from_q = uniform_shortest(&shortest).is_some_and(|min_bytes| walk.take_plain_from(q, min_bytes));
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
@@ -690,14 +689,8 @@ fn build_row(
         }
         walk.plain = None;
         if shortest > 1 {
-            if !walk.take_whole(child, 1, next) {
-                walk.subtree(child, 1, next);
-            }
-        } else if walk.take_plain_below(child, next) {
-            if !walk.skips(child) {
-                walk.subtree(child, 1, next);
-            }
-        } else if !walk.take_whole(child, 1, next) {
+            walk.walk_from(child, 1, next);
+        } else if !walk.take_by_count(child, 1, next) && !walk.take_whole(child, 1, next) {
             match subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next, plain_steps)) {
                 Some(walked) => walk.gather_walked(walked),
                 None => walk.split(child, 1, next),
@@ -724,8 +717,7 @@ fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
 /// The classes of first-level node `node`'s subtree (its own tokens included) reached in
 /// lexer state `q`, with the lexemes closed from `node` on, in no particular order.
 fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState, plain_steps: Option<&PlainSteps>) -> SpannerRow {
-    let mut walk = Walk::new(lexer, vocab);
-    walk.plain_steps = plain_steps.filter(|_| !vocab.trie().plain_tokens().ids().is_empty());
+    let mut walk = Walk::new(lexer, vocab, plain_steps);
     walk.split(node, 1, q);
     // Rows merge a kept walk's ids.
     let (classes, tokens) = walk.into_classes(Listing::All);
@@ -795,7 +787,9 @@ struct PendingNode {
 }
 
 impl<'a> Walk<'a> {
-    fn new(lexer: &'a Lexer, vocab: &'a Vocabulary) -> Walk<'a> {
+    /// A walk of `vocab`'s trie through `lexer`, taking plain tokens by count with
+    /// `plain_steps` when the vocabulary has any.
+    fn new(lexer: &'a Lexer, vocab: &'a Vocabulary, plain_steps: Option<&'a PlainSteps>) -> Walk<'a> {
         Walk {
             lexer,
             trie: vocab.trie(),
@@ -816,7 +810,7 @@ impl<'a> Walk<'a> {
             shortest: 0,
             plain: None,
             plain_class: None,
-            plain_steps: None,
+            plain_steps: plain_steps.filter(|_| !vocab.trie().plain_tokens().ids().is_empty()),
             chains: HashMap::new(),
         }
     }
@@ -880,6 +874,27 @@ impl<'a> Walk<'a> {
         true
     }
 
+    /// Gather `node`'s subtree, `depth` bytes deep and reached in lexer state `at`: its
+    /// plain tokens by count ([`Walk::take_plain_below`]), the others walked; whether it
+    /// could take them by count (else it gathers nothing).
+    fn take_by_count(&mut self, node: usize, depth: usize, at: LexState) -> bool {
+        if !self.take_plain_below(node, at) {
+            return false;
+        }
+        if !self.skips(node) {
+            self.subtree(node, depth, at);
+        }
+        true
+    }
+
+    /// Gather `node`'s subtree, `depth` bytes deep and reached in lexer state `q`: as one
+    /// span when it stays in `q` ([`Walk::take_whole`]), else walked.
+    fn walk_from(&mut self, node: usize, depth: usize, q: LexState) {
+        if !self.take_whole(node, depth, q) {
+            self.subtree(node, depth, q);
+        }
+    }
+
     /// The chain of plain texts of up to `max_chars` characters from `q`
     /// ([`PlainChain::of`]), when the walk may take plain tokens by count.
     fn chain(&mut self, q: LexState, max_chars: usize) -> Option<Rc<PlainChain>> {
@@ -903,15 +918,13 @@ impl<'a> Walk<'a> {
             self.path.truncate(closed);
             self.plain = None;
             let Some(next) = self.step(q, trie.nodes()[child].byte) else { continue };
-            let below = plain.below(child);
-            if below.is_some() && self.take_plain_below(child, next) {
-                if !self.skips(child) {
-                    self.subtree(child, depth + 1, next);
-                }
-            } else if plain.within_char(child) || below.is_some_and(|below| below.path_chars() == 1) {
+            if self.take_by_count(child, depth + 1, next) {
+                continue;
+            }
+            if plain.within_char(child) || plain.below(child).is_some_and(|below| below.path_chars() == 1) {
                 self.split(child, depth + 1, next);
-            } else if !self.take_whole(child, depth + 1, next) {
-                self.subtree(child, depth + 1, next);
+            } else {
+                self.walk_from(child, depth + 1, next);
             }
         }
         self.plain = None;
