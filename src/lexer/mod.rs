@@ -837,7 +837,7 @@ impl<'a> Builder<'a> {
             return Ok(Vec::new());
         }
         let analysis = Contexts::new(self.nfas, self.terminals, self.grammar.terminals.len());
-        if self.product_states(&analysis) < self.config.context_product_states {
+        if !self.has_product_states(&analysis, self.config.context_product_states) {
             return Ok(Vec::new());
         }
         let relevant = relevant();
@@ -901,11 +901,15 @@ impl<'a> Builder<'a> {
         Ok(false)
     }
 
-    /// How many states hold two strings of infinitely many lexemes
-    /// ([`Contexts::is_open_string`]): the products that contexts avoid.
-    fn product_states(&self, analysis: &Contexts) -> usize {
-        let open_strings = |subset: &Subset| self.patterns_with(subset, |p, _| analysis.is_open_string(p)).len();
-        self.subsets.iter().filter(|subset| open_strings(subset) >= 2).count()
+    /// Whether at least `enough` states hold two strings of infinitely many lexemes
+    /// ([`Contexts::is_open_string`]): the products that contexts avoid. (It stops
+    /// counting there: the lexers that get contexts are the largest.)
+    fn has_product_states(&self, analysis: &Contexts, enough: usize) -> bool {
+        let is_product = |subset: &&Subset| {
+            let mut open = subset.chunk_by(|a, b| a.0 == b.0).filter(|part| analysis.is_open_string(part[0].0));
+            open.next().is_some() && open.next().is_some()
+        };
+        self.subsets.iter().filter(is_product).take(enough).count() >= enough
     }
 
     /// Per pattern: how many distinct sets of its NFA states the states so far hold.
