@@ -126,7 +126,8 @@ impl CompiledGrammar {
     }
 
     /// Compile with `config`. An exceeded limit or time budget is an error, and nothing
-    /// is built.
+    /// is built. A large grammar's LR tables are built on a second thread, beside its
+    /// lexer (which needs them only to add lexing contexts, late in its build).
     ///
     /// # Example
     /// ```
@@ -139,14 +140,35 @@ impl CompiledGrammar {
     /// ```
     pub fn with_config(grammar: &Grammar, config: &CompileConfig) -> Result<CompiledGrammar> {
         let deadline = Deadline::total(config.time_budget, LimitKind::TotalCompileTime);
-        let tables = LrTables::within(grammar, &config.lr, &deadline)?;
-        let mut set_of_state = Vec::new();
-        let mut relevant = || {
-            let (sets, by_state) = next_terminals(grammar, &tables);
-            set_of_state = by_state;
-            sets
-        };
-        let (lexer, set_contexts) = Lexer::within(grammar, &config.lexer, &deadline, &mut relevant)?;
+        let build_tables = || LrTables::within(grammar, &config.lr, &deadline);
+        let (tables, (lexer, set_contexts), set_of_state) = std::thread::scope(|scope| {
+            let mut pending = Some(match builds_tables_beside(grammar) {
+                true => Tables::Beside(scope.spawn(build_tables)),
+                false => Tables::Built(build_tables()?),
+            });
+            let mut joined = None;
+            let mut set_of_state = Vec::new();
+            let mut relevant = || {
+                if let Some(tables) = pending.take() {
+                    joined = Some(tables.join());
+                }
+                let Some(Ok(tables)) = &joined else {
+                    // No contexts: the compile fails with the tables' error below.
+                    return Vec::new();
+                };
+                let (sets, by_state) = next_terminals(grammar, tables);
+                set_of_state = by_state;
+                sets
+            };
+            let lexed = Lexer::within(grammar, &config.lexer, &deadline, &mut relevant);
+            // The tables' error comes first, as when they are built before the lexer.
+            let tables = match (pending, joined) {
+                (Some(tables), _) => tables.join()?,
+                (None, Some(joined)) => joined?,
+                (None, None) => unreachable!("the tables are pending until joined"),
+            };
+            Ok::<_, Error>((tables, lexed?, set_of_state))
+        })?;
         let context = |set: usize| set_contexts[set].unwrap_or(NO_CONTEXT);
         let contexts = match lexer.context_count() {
             0 => Vec::new(),
@@ -184,6 +206,34 @@ impl CompiledGrammar {
     /// The configuration it was compiled with (its GLR limits bound every matcher using it).
     pub fn config(&self) -> &CompileConfig {
         &self.config
+    }
+}
+
+/// Productions from which the LR tables are built on a second thread, beside the lexer:
+/// below, the tables take well under a millisecond (a thread costs tens of
+/// microseconds); above, they can take as long as the lexer (tens of milliseconds for a
+/// large JSON schema).
+const TABLES_BESIDE_PRODUCTIONS: usize = 512;
+
+/// Whether [`CompiledGrammar::with_config`] builds `grammar`'s LR tables on a second
+/// thread, beside its lexer.
+fn builds_tables_beside(grammar: &Grammar) -> bool {
+    grammar.productions.len() >= TABLES_BESIDE_PRODUCTIONS
+}
+
+/// The LR tables of a compile, built before the lexer or beside it.
+enum Tables<'scope> {
+    Built(LrTables),
+    Beside(std::thread::ScopedJoinHandle<'scope, Result<LrTables>>),
+}
+
+impl Tables<'_> {
+    /// The tables, waiting for the thread building them (its panic goes on here).
+    fn join(self) -> Result<LrTables> {
+        match self {
+            Tables::Built(tables) => Ok(tables),
+            Tables::Beside(thread) => thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        }
     }
 }
 

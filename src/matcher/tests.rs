@@ -223,3 +223,36 @@ fn memoized_recognizer_answers_as_fresh_ones() {
         }
     }
 }
+
+/// A grammar with enough productions for its LR tables to be built beside its lexer: a
+/// list of `n` different keywords, each its own rule.
+fn many_keywords(n: usize) -> Grammar {
+    let rules: String = (0..n).map(|i| format!("k{i}: \"w{i}\"\n")).collect();
+    let alternatives: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
+    Grammar::from_lark(&format!("start: item+\nitem: {}\n{rules}", alternatives.join(" | "))).unwrap()
+}
+
+#[test]
+fn tables_built_beside_the_lexer_are_the_tables_built_alone() {
+    let g = many_keywords(600);
+    assert!(builds_tables_beside(&g));
+    let compiled = compiled(&g);
+    let alone = LrTables::new(&g, &LrConfig::default()).unwrap();
+    assert_eq!(compiled.tables().state_count(), alone.state_count());
+    check_compiled_against_oracle(compiled, b"w0123456789", 2, b"w12w599w0");
+}
+
+#[test]
+fn tables_built_beside_the_lexer_report_their_error_first() {
+    let g = many_keywords(600);
+    let config = CompileConfig {
+        lr: LrConfig { max_states: 3, ..LrConfig::default() },
+        lexer: LexerConfig { max_states: 3, ..LexerConfig::default() },
+        ..CompileConfig::default()
+    };
+    let err = CompiledGrammar::with_config(&g, &config).unwrap_err();
+    assert!(matches!(err, Error::Limit { kind: LimitKind::LrStates, .. }), "{err}");
+    let lexer_only = CompileConfig { lexer: config.lexer.clone(), ..CompileConfig::default() };
+    let err = CompiledGrammar::with_config(&g, &lexer_only).unwrap_err();
+    assert!(matches!(err, Error::Limit { kind: LimitKind::LexerStates, .. }), "{err}");
+}
