@@ -225,16 +225,16 @@ fn memoized_recognizer_answers_as_fresh_ones() {
 }
 
 /// A grammar with enough productions for its LR tables to be built beside its lexer: a
-/// list of `n` different keywords, each its own rule.
-fn many_keywords(n: usize) -> Grammar {
+/// list of `n` different keywords, each its own rule, and of `more` items.
+fn many_keywords(n: usize, more: &[&str], more_rules: &str) -> Grammar {
     let rules: String = (0..n).map(|i| format!("k{i}: \"w{i}\"\n")).collect();
-    let alternatives: Vec<String> = (0..n).map(|i| format!("k{i}")).collect();
-    Grammar::from_lark(&format!("start: item+\nitem: {}\n{rules}", alternatives.join(" | "))).unwrap()
+    let items: Vec<String> = (0..n).map(|i| format!("k{i}")).chain(more.iter().map(|m| m.to_string())).collect();
+    Grammar::from_lark(&format!("start: item+\nitem: {}\n{rules}{more_rules}", items.join(" | "))).unwrap()
 }
 
 #[test]
 fn tables_built_beside_the_lexer_are_the_tables_built_alone() {
-    let g = many_keywords(600);
+    let g = many_keywords(600, &[], "");
     assert!(builds_tables_beside(&g));
     let compiled = compiled(&g);
     let alone = LrTables::new(&g, &LrConfig::default()).unwrap();
@@ -244,7 +244,7 @@ fn tables_built_beside_the_lexer_are_the_tables_built_alone() {
 
 #[test]
 fn tables_built_beside_the_lexer_report_their_error_first() {
-    let g = many_keywords(600);
+    let g = many_keywords(600, &[], "");
     let config = CompileConfig {
         lr: LrConfig { max_states: 3, ..LrConfig::default() },
         lexer: LexerConfig { max_states: 3, ..LexerConfig::default() },
@@ -255,4 +255,15 @@ fn tables_built_beside_the_lexer_report_their_error_first() {
     let lexer_only = CompileConfig { lexer: config.lexer.clone(), ..CompileConfig::default() };
     let err = CompiledGrammar::with_config(&g, &lexer_only).unwrap_err();
     assert!(matches!(err, Error::Limit { kind: LimitKind::LexerStates, .. }), "{err}");
+}
+
+#[test]
+fn lexing_contexts_read_the_tables_built_beside_the_lexer() {
+    // Two strings that both open with a quote, each after its own keyword: a context each.
+    let g = many_keywords(600, &["\"a\" A", "\"b\" B"], "A: /\"[a-c]{1,4}\"/\nB: /\"[a-z]*\"/\n");
+    assert!(builds_tables_beside(&g));
+    let lexer = LexerConfig { context_product_states: 0, ..LexerConfig::default() };
+    let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
+    assert!(compiled.lexer().context_count() > 0);
+    check_compiled_against_oracle(compiled, b"ab\"czw1", 2, b"a\"abc\"b\"zz\"w1a\"c\"");
 }
