@@ -70,7 +70,7 @@ use std::time::Duration;
 /// ```
 #[derive(Clone, Debug)]
 pub struct CompileConfig {
-    /// Wall-clock budget of the whole compile (lexer DFA, then LR tables), checked inside
+    /// Wall-clock budget of the whole compile (lexer DFA and LR tables), checked inside
     /// both stages' loops alongside their own budgets; exceeding it is [`Error::Limit`]
     /// with [`LimitKind::TotalCompileTime`]. `None`:
     /// no total budget. Default: 10 s.
