@@ -609,15 +609,6 @@ const SMALL_PATTERN_STATES: usize = 256;
 /// the pattern's index) reachable after the text read so far, sorted.
 type Subset = Vec<(u32, StateID)>;
 
-/// The number of states past which a lexer build reserves its tables for every state
-/// its limit allows ([`Builder::reserve_up_to_limit`]): most lexers stay below it and
-/// keep tables of their own size.
-const RESERVE_AT_STATES: usize = 4096;
-
-/// The most transitions a reservation asks for (256 MiB of address space; the default
-/// limit of 100,000 states asks for up to 100 MiB).
-const MAX_RESERVED_TRANSITIONS: usize = 64 << 20;
-
 /// A subset shared by the successor memo and the transitions it serves.
 type SharedSubset = Rc<[(u32, StateID)]>;
 
@@ -997,9 +988,6 @@ impl<'a> Builder<'a> {
                 limit: self.config.max_states,
             });
         }
-        if self.subsets.len() == RESERVE_AT_STATES {
-            self.reserve_up_to_limit();
-        }
         let id = LexState(self.subsets.len() as u32);
         self.accepts.push(self.accepted_terminals(&subset, class));
         let part = if opening { Part::Outside } else { self.part(&subset) };
@@ -1010,27 +998,6 @@ impl<'a> Builder<'a> {
         self.transitions.extend(std::iter::repeat(LexState::DEAD).take(self.representatives.len()));
         self.ids.insert_unique(hash, (hash, id), |&(h, _)| h);
         Ok(id)
-    }
-
-    /// Reserves the per-state tables for as many states as [`LexerConfig::max_states`]
-    /// allows, so that they stop moving as they grow.
-    ///
-    /// A table grown by doubling is copied at every step into memory the kernel has to
-    /// clear first; for the largest lexers (tens of thousands of states, a transition
-    /// table of several MiB) the copies and those first touches were about a twelfth
-    /// of the compile. A reservation takes address space only: a page is backed when a
-    /// state first writes to it. Where the address space is refused (a strict
-    /// overcommit policy, a limit set very high), the tables grow as before.
-    fn reserve_up_to_limit(&mut self) {
-        let states = self.config.max_states.saturating_sub(self.subsets.len());
-        let entries = states.saturating_mul(self.representatives.len());
-        if entries > MAX_RESERVED_TRANSITIONS || self.transitions.try_reserve_exact(entries).is_err() {
-            return;
-        }
-        let _ = self.subsets.try_reserve_exact(states);
-        let _ = self.accepts.try_reserve_exact(states);
-        let _ = self.counted.try_reserve_exact(states);
-        let _ = self.openings.try_reserve_exact(states);
     }
 
     fn is_match(&self, pattern: u32, state: StateID) -> bool {

@@ -119,27 +119,6 @@ fn state_limit_is_enforced() {
 }
 
 #[test]
-fn tables_reserved_past_a_size_are_the_tables_grown_without_reserving() {
-    // 2^13 states: past the size at which a build reserves its tables up to its limit.
-    let g = grammar(&[("T", "[ab]*a[ab]{12}", 0, false), ("U", "[ab]*c", 0, false)]);
-    let fingerprint = |lexer: &Lexer| {
-        let mut hasher = twox_hash::XxHash3_64::default();
-        lexer.hash_into(&mut hasher);
-        std::hash::Hasher::finish(&hasher)
-    };
-    let config = LexerConfig::default();
-    let reserved = Lexer::new(&g, &config).unwrap();
-    assert!(reserved.state_count() > RESERVE_AT_STATES, "{} states", reserved.state_count());
-    assert!(reserved.transitions.capacity() >= config.max_states * reserved.stride);
-    // A limit too high to reserve for: the tables grow as vectors do.
-    let unbounded = LexerConfig { max_states: usize::MAX, ..LexerConfig::default() };
-    let grown = Lexer::new(&g, &unbounded).unwrap();
-    assert!(grown.transitions.capacity() < 2 * grown.transitions.len());
-    assert_eq!(grown.state_count(), reserved.state_count());
-    assert_eq!(fingerprint(&grown), fingerprint(&reserved));
-}
-
-#[test]
 fn matches_regex_crate_on_samples() {
     // The DFA's accepting terminals agree with regex-automata's anchored full match.
     use regex_automata::meta::Regex;
