@@ -51,7 +51,7 @@ impl Lexer {
     pub fn equivalent_within(&self, depth: usize, budget: usize) -> Option<Vec<LexState>> {
         let mut partition = Partition::by_observation(self);
         let rows = Runs::of(self);
-        let mut predecessors = self.predecessors();
+        let mut predecessors = Predecessors::of(&rows);
         let mut moved: Vec<u32> = (0..self.state_count() as u32).collect();
         let mut examined = 0usize;
         for round in 0..depth {
@@ -126,32 +126,6 @@ impl Lexer {
         }
         limit
     }
-
-    /// The states with a live transition into each state, each listed once per target.
-    fn predecessors(&self) -> Predecessors {
-        let n = self.state_count();
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        let mut last_source = vec![u32::MAX; n];
-        for source in 0..n {
-            for &target in &self.transitions[source * self.stride..(source + 1) * self.stride] {
-                if !target.is_dead() && last_source[target.index()] != source as u32 {
-                    last_source[target.index()] = source as u32;
-                    pairs.push((target.0, source as u32));
-                }
-            }
-        }
-        // Bucketed by target (a counting sort: the pairs outnumber the states).
-        let mut starts = vec![0u32; n + 1];
-        pairs.iter().for_each(|&(target, _)| starts[target as usize + 1] += 1);
-        (0..n).for_each(|i| starts[i + 1] += starts[i]);
-        let mut fill = starts.clone();
-        let mut sources = vec![0u32; pairs.len()];
-        for (target, source) in pairs {
-            sources[fill[target as usize] as usize] = source;
-            fill[target as usize] += 1;
-        }
-        Predecessors { starts, sources, seen: vec![0; n], round: 0 }
-    }
 }
 
 /// Each state's row of the transition table as runs of byte classes leading to one
@@ -182,6 +156,20 @@ impl Runs {
         Runs { starts, runs }
     }
 
+    /// `visit(target, source)` for each live transition, once per source and target,
+    /// by source; `last_source` is scratch space, one slot per state.
+    fn each_live_edge(&self, last_source: &mut [u32], mut visit: impl FnMut(u32, u32)) {
+        last_source.fill(u32::MAX);
+        for source in 0..last_source.len() as u32 {
+            for &(_, target) in self.row(source) {
+                if target != LexState::DEAD.0 && last_source[target as usize] != source {
+                    last_source[target as usize] = source;
+                    visit(target, source);
+                }
+            }
+        }
+    }
+
     fn row(&self, q: u32) -> &[(u32, u32)] {
         &self.runs[self.starts[q as usize] as usize..self.starts[q as usize + 1] as usize]
     }
@@ -197,6 +185,24 @@ struct Predecessors {
 }
 
 impl Predecessors {
+    /// The states with a live transition into each state, each listed once per target,
+    /// read off the rows' runs (a few per row, where the table has a transition per byte
+    /// class): counted per target first, then filled in place.
+    fn of(rows: &Runs) -> Predecessors {
+        let n = rows.starts.len() - 1;
+        let mut starts = vec![0u32; n + 1];
+        let mut last_source = vec![u32::MAX; n];
+        rows.each_live_edge(&mut last_source, |target, _| starts[target as usize + 1] += 1);
+        (0..n).for_each(|i| starts[i + 1] += starts[i]);
+        let mut fill = starts.clone();
+        let mut sources = vec![0u32; starts[n] as usize];
+        rows.each_live_edge(&mut last_source, |target, source| {
+            sources[fill[target as usize] as usize] = source;
+            fill[target as usize] += 1;
+        });
+        Predecessors { starts, sources, seen: vec![0; n], round: 0 }
+    }
+
     /// The distinct states with a transition into one of `targets`.
     fn of_all(&mut self, targets: &[u32]) -> Vec<u32> {
         self.round += 1;
@@ -221,6 +227,12 @@ struct Partition {
     position: Vec<u32>,
     /// Round stamps marking this round's candidates.
     candidate: Vec<u32>,
+    /// By block: the round `refine` last met it in (its fields below are this round's
+    /// only then), whether a member that is not a candidate keeps its id, and the group
+    /// its id stays with.
+    met: Vec<u32>,
+    kept: Vec<bool>,
+    keeper: Vec<u32>,
     round: u32,
 }
 
@@ -234,6 +246,9 @@ impl Partition {
             members: Vec::new(),
             position: Vec::with_capacity(n),
             candidate: vec![0; n],
+            met: Vec::new(),
+            kept: Vec::new(),
+            keeper: Vec::new(),
             round: 0,
         };
         for q in (0..n).map(LexState::from_index) {
@@ -241,7 +256,7 @@ impl Partition {
             let next = ids.len() as u32;
             let block = *ids.entry(key).or_insert(next);
             if block == next {
-                partition.members.push(Vec::new());
+                partition.add_block();
             }
             partition.block.push(block);
             partition.position.push(partition.members[block as usize].len() as u32);
@@ -263,18 +278,16 @@ impl Partition {
         // One resident (non-candidate member) per block met, examined after the candidates;
         // blocks that have one are kept by it.
         let mut examined: Vec<u32> = candidates.to_vec();
-        let mut met: HashSet<u32> = HashSet::new();
-        let mut kept: HashSet<u32> = HashSet::new();
         for &q in candidates {
-            let block = self.block[q as usize];
-            if !met.insert(block) {
+            let block = self.block[q as usize] as usize;
+            if self.met[block] == self.round {
                 continue;
             }
-            let resident = self.members[block as usize].iter().copied().find(|&m| self.candidate[m as usize] != self.round);
-            if let Some(resident) = resident {
-                examined.push(resident);
-                kept.insert(block);
-            }
+            self.met[block] = self.round;
+            self.keeper[block] = u32::MAX;
+            let resident = self.members[block].iter().copied().find(|&m| self.candidate[m as usize] != self.round);
+            self.kept[block] = resident.is_some();
+            examined.extend(resident);
         }
         // A signature: the row's blocks as maximal runs `(last class, block)`, equal for
         // two states exactly when their rows agree block for block on every class.
@@ -313,24 +326,21 @@ impl Partition {
                 group
             })
             .collect();
-        let mut keeper: HashMap<u32, u32> = HashMap::new();
         for (i, &q) in examined[candidates.len()..].iter().enumerate() {
             let block = self.block[q as usize];
-            keeper.insert(block, group_of.get(&(block, signature(candidates.len() + i))).copied().unwrap_or(u32::MAX));
+            self.keeper[block as usize] = group_of.get(&(block, signature(candidates.len() + i))).copied().unwrap_or(u32::MAX);
         }
         for (group, &(block, size)) in groups.iter().enumerate() {
-            if !kept.contains(&block) {
-                let best = keeper.entry(block).or_insert(group as u32);
-                if size > groups[*best as usize].1 {
-                    *best = group as u32;
-                }
+            let (block, group) = (block as usize, group as u32);
+            if !self.kept[block] && (self.keeper[block] == u32::MAX || size > groups[self.keeper[block] as usize].1) {
+                self.keeper[block] = group;
             }
         }
         let mut fresh = self.members.len() as u32;
         let labels: Vec<u32> = (0..groups.len() as u32)
             .map(|group| {
                 let block = groups[group as usize].0;
-                if keeper[&block] == group {
+                if self.keeper[block as usize] == group {
                     block
                 } else {
                     fresh += 1;
@@ -356,12 +366,20 @@ impl Partition {
             self.position[displaced as usize] = at as u32;
         }
         if to as usize == self.members.len() {
-            self.members.push(Vec::new());
+            self.add_block();
         }
         self.block[q as usize] = to;
         self.position[q as usize] = self.members[to as usize].len() as u32;
         self.members[to as usize].push(q);
         q
+    }
+
+    /// A new, empty block, numbered after the others.
+    fn add_block(&mut self) {
+        self.members.push(Vec::new());
+        self.met.push(0);
+        self.kept.push(false);
+        self.keeper.push(u32::MAX);
     }
 
     /// Each state's block, named by its smallest member.
