@@ -590,14 +590,20 @@ fn property<'s>(s: &'s Simple, name: &str) -> Option<&'s Value> {
     s.get("properties").and_then(|p| p.get(name))
 }
 
-/// A non-negative integer keyword.
+/// The largest value a count keyword (`minLength`, `maxItems`, ...) may take: the lexer
+/// counts a string's length in 32 bits, `u32::MAX` standing for no bound.
+pub(super) const MAX_COUNT: u64 = u32::MAX as u64 - 1;
+
+/// A non-negative integer keyword, at most [`MAX_COUNT`]. A larger one is an error, not
+/// a bound rounded to one the engine holds: `{"not": {"maxLength": 1e20}}` read as a
+/// rounded bound had accepted every string.
 pub(super) fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> {
-    match s.get(keyword) {
-        None => Ok(None),
-        Some(v) => match v.as_u64().or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64)) {
-            Some(n) => Ok(Some(n)),
-            None => Err(Schemas::error(at, format!("{keyword} must be a non-negative integer"))),
-        },
+    let Some(v) = s.get(keyword) else { return Ok(None) };
+    let whole = v.as_u64().map(|n| n as f64).or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0));
+    match whole {
+        Some(n) if n <= MAX_COUNT as f64 => Ok(Some(n as u64)),
+        Some(_) => Err(Schemas::error(at, format!("{keyword} {v} is larger than the largest count supported ({MAX_COUNT})"))),
+        None => Err(Schemas::error(at, format!("{keyword} must be a non-negative integer"))),
     }
 }
 

@@ -171,6 +171,24 @@ fn unsupported_keywords_and_bad_schemas_are_errors_with_a_pointer() {
 }
 
 #[test]
+fn counts_beyond_what_the_engine_holds_are_errors() {
+    // Read as a rounded bound, `not` of a huge maxLength had accepted every string, and
+    // a maxLength past 32 bits had failed as an invalid regex.
+    for (schema, keyword) in [
+        (r#"{"not": {"maxLength": 100000000000000000000}}"#, "maxLength"),
+        (r#"{"not": {"maxItems": 100000000000000000000}}"#, "maxItems"),
+        (r#"{"type": "string", "maxLength": 5000000000}"#, "maxLength"),
+        (r#"{"type": "string", "minLength": 4294967295}"#, "minLength"),
+        (r#"{"type": "object", "maxProperties": 1e30}"#, "maxProperties"),
+    ] {
+        let err = Grammar::from_json_schema(schema).unwrap_err();
+        assert!(matches!(err, Error::Schema { .. }), "{schema}: {err}");
+        assert!(err.to_string().contains(&format!("{keyword} ")) && err.to_string().contains("larger than"), "{schema}: {err}");
+    }
+    check(r#"{"type": "string", "maxLength": 4294967294}"#, &[(r#""abc""#, true), ("1", false)]);
+}
+
+#[test]
 fn compact_whitespace_admits_no_spaces() {
     let options = JsonSchemaOptions { whitespace: Whitespace::Compact, ..JsonSchemaOptions::default() };
     let g = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(r#"{"type": "array"}"#, &options).unwrap()).unwrap());
