@@ -592,7 +592,7 @@ fn property<'s>(s: &'s Simple, name: &str) -> Option<&'s Value> {
 
 /// The largest value a count keyword (`minLength`, `maxItems`, ...) may take: the lexer
 /// counts a string's length in 32 bits, `u32::MAX` standing for no bound.
-pub(super) const MAX_COUNT: u64 = u32::MAX as u64 - 1;
+const MAX_COUNT: u64 = u32::MAX as u64 - 1;
 
 /// A non-negative integer keyword, at most [`MAX_COUNT`]. A larger one is an error, not
 /// a bound rounded to one the engine holds: `{"not": {"maxLength": 1e20}}` read as a
