@@ -108,6 +108,11 @@ pub(super) struct Schemas<'a> {
     pub approximated: std::cell::RefCell<Vec<String>>,
     /// Complements built so far to narrow `oneOf` branches (see [`MAX_NARROWINGS`]).
     pub narrowings: std::cell::Cell<usize>,
+    /// [`strings_disjoint`] by the [`string_keywords`] of its two schemas, smaller first.
+    /// Narrowing `oneOf` branches asks about the same pair many times (once per branch
+    /// pair, again when narrowing, again for each object holding them), and an answer
+    /// can take milliseconds: two formats' DFAs explored side by side.
+    pub strings_disjoint: std::cell::RefCell<hashbrown::HashMap<(String, String), bool>>,
 }
 
 /// Most complements built to narrow `oneOf` branches in one schema. A branch narrowed
@@ -535,12 +540,24 @@ impl<'a> Schemas<'a> {
                 Types::STRING,
                 !common.intersects(Types::STRING)
                     || ranges_disjoint(a, b, "minLength", "maxLength")
-                    || strings_disjoint(a, b),
+                    || self.strings_disjoint(a, b),
             ),
             (Types::ARRAY, ranges_disjoint(a, b, "minItems", "maxItems")),
             (Types::OBJECT, self.objects_disjoint(a, b, depth)),
         ];
         per_type.iter().all(|&(t, disjoint)| !common.intersects(t) || disjoint)
+    }
+
+    /// [`strings_disjoint`], remembered for this schema's compile.
+    fn strings_disjoint(&self, a: &Simple, b: &Simple) -> bool {
+        let (x, y) = (string_keywords(a), string_keywords(b));
+        let key = if x <= y { (x, y) } else { (y, x) };
+        if let Some(&known) = self.strings_disjoint.borrow().get(&key) {
+            return known;
+        }
+        let disjoint = strings_disjoint(a, b);
+        self.strings_disjoint.borrow_mut().insert(key, disjoint);
+        disjoint
     }
 
     /// Objects that a required property tells apart, or of which one forbids a property
@@ -607,8 +624,14 @@ pub(super) fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> 
     }
 }
 
+/// The keywords of `s` that [`strings_disjoint`] reads, written out as one text.
+fn string_keywords(s: &Simple) -> String {
+    let read = ["pattern", "format", "minLength", "maxLength", "enum"].map(|k| s.get(k));
+    serde_json::to_string(&read).unwrap_or_default()
+}
+
 /// Whether no string satisfies both `a` and `b`, by their string regexes and `enum`
-/// strings (`false`: not proven).
+/// strings (`false`: not proven). It reads only the [`string_keywords`].
 fn strings_disjoint(a: &Simple, b: &Simple) -> bool {
     // The regexes a string must match; empty when no string is admitted.
     let language = |s: &Simple| -> Option<Vec<String>> {

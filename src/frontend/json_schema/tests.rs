@@ -471,6 +471,22 @@ fn enum_values_are_filtered_by_the_keywords_beside_them() {
 }
 
 #[test]
+fn string_disjointness_is_remembered_by_every_keyword_it_reads() {
+    // The compile remembers whether two string schemas meet; the pair under `y` differs
+    // from the pair under `x` only in an `enum`, and its branches meet on "ac".
+    let schema = r#"{"type": "object", "properties": {
+        "x": {"oneOf": [{"type": "string", "pattern": "^a", "enum": ["ab"]}, {"type": "string", "pattern": "^ac"}]},
+        "y": {"oneOf": [{"type": "string", "pattern": "^a", "enum": ["ac"]}, {"type": "string", "pattern": "^ac"}]}}}"#;
+    check(schema, &[
+        (r#"{"x": "ab"}"#, true),
+        (r#"{"x": "acd"}"#, true),
+        (r#"{"y": "acd"}"#, true),
+        (r#"{"y": "ac"}"#, false),
+        (r#"{"x": "ac", "y": "ac"}"#, false),
+    ]);
+}
+
+#[test]
 fn overlapping_one_of_branches_are_narrowed_to_exactly_one() {
     // Strings: an IPv4 address is also a dotted name.
     check(r#"{"type": "string", "oneOf": [{"pattern": "^[a-z0-9.]+$"}, {"format": "ipv4"}]}"#, &[
