@@ -550,7 +550,7 @@ impl<'a> Schemas<'a> {
 
     /// [`strings_disjoint`], remembered for this schema's compile.
     fn strings_disjoint(&self, a: &Simple, b: &Simple) -> bool {
-        let (x, y) = (string_keywords(a), string_keywords(b));
+        let (Some(x), Some(y)) = (string_keywords(a), string_keywords(b)) else { return strings_disjoint(a, b) };
         let key = if x <= y { (x, y) } else { (y, x) };
         if let Some(&known) = self.strings_disjoint.borrow().get(&key) {
             return known;
@@ -624,10 +624,11 @@ pub(super) fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> 
     }
 }
 
-/// The keywords of `s` that [`strings_disjoint`] reads, written out as one text.
-fn string_keywords(s: &Simple) -> String {
+/// The keywords of `s` that [`strings_disjoint`] reads, written out as one text
+/// (`None` if they cannot be: then the answer is not remembered).
+fn string_keywords(s: &Simple) -> Option<String> {
     let read = ["pattern", "format", "minLength", "maxLength", "enum"].map(|k| s.get(k));
-    serde_json::to_string(&read).unwrap_or_default()
+    serde_json::to_string(&read).ok()
 }
 
 /// Whether no string satisfies both `a` and `b`, by their string regexes and `enum`
