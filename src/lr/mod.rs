@@ -547,13 +547,9 @@ impl Lr0 {
         &self.items[self.offsets[state]..self.offsets[state + 1]]
     }
 
-    /// The kernel item `advanced` of the state reached from `state` on `sym`, numbered
-    /// among all kernel items.
-    fn kernel_item(&self, analysis: &Analysis, state: usize, sym: Symbol, advanced: Item) -> usize {
-        let row = &self.transitions[state];
-        let key = analysis.symbol_key(sym);
-        let at = row.binary_search_by_key(&key, |&(s, _)| analysis.symbol_key(s)).expect("LR(0) transition");
-        let target = row[at].1 as usize;
+    /// The kernel item `advanced` of state `target`, numbered among all kernel items.
+    fn kernel_item(&self, target: u32, advanced: Item) -> usize {
+        let target = target as usize;
         self.offsets[target] + self.kernel(target).binary_search(&advanced).expect("kernel item")
     }
 
@@ -566,12 +562,14 @@ impl Lr0 {
         marker[analysis.marker().index() / 64] |= 1 << (analysis.marker().index() % 64);
         let mut propagate: Vec<(u32, u32)> = Vec::new();
         let mut closure = LookaheadClosure::new(analysis);
+        let mut successors = Successors::new(analysis);
         for state in 0..self.state_count() {
             deadline.check_at(state)?;
+            successors.load(analysis, &self.transitions[state]);
             for (k, &item) in self.kernel(state).iter().enumerate() {
                 let from = (self.offsets[state] + k) as u32;
                 if let Some(sym) = analysis.symbol_after_dot(item) {
-                    let to = self.kernel_item(analysis, state, sym, (item.0, item.1 + 1));
+                    let to = self.kernel_item(successors.on(analysis, sym), (item.0, item.1 + 1));
                     propagate.push((from, to as u32));
                 }
                 closure.of(analysis, [(item, marker.as_slice())]);
@@ -579,7 +577,7 @@ impl Lr0 {
                     let propagates = contains(set, analysis.marker());
                     for &p in &analysis.productions_of[n] {
                         let Some(&sym) = analysis.rhs[p as usize].first() else { continue };
-                        let to = self.kernel_item(analysis, state, sym, (p, 1));
+                        let to = self.kernel_item(successors.on(analysis, sym), (p, 1));
                         if propagates {
                             propagate.push((from, to as u32));
                         }
@@ -589,6 +587,7 @@ impl Lr0 {
                     }
                 }
             }
+            successors.unload(analysis, &self.transitions[state]);
         }
         propagate_along(&mut lookaheads, propagate, deadline)?;
         Ok(lookaheads)
@@ -676,11 +675,40 @@ fn lr0_closure(analysis: &Analysis, kernel: &[Item], closure: &mut Vec<Item>, in
     added.into_iter().for_each(|n| in_closure[n.index()] = false);
 }
 
-/// Carries lookaheads along the propagation edges `(from, to)` until nothing grows,
-/// revisiting only the items whose lookaheads grew.
-fn propagate_along(lookaheads: &mut Rows, mut edges: Vec<(u32, u32)>, deadline: &Deadline) -> Result<()> {
-    edges.sort_unstable();
-    edges.dedup();
+/// One state's LR(0) transitions by symbol, for the many lookups of its closure's
+/// productions (a JSON schema's object state closes over hundreds of them).
+struct Successors {
+    /// By [`Analysis::symbol_key`]: the target of the loaded state's transition.
+    target: Vec<u32>,
+}
+
+impl Successors {
+    fn new(analysis: &Analysis) -> Successors {
+        Successors { target: vec![u32::MAX; analysis.symbol_count()] }
+    }
+
+    /// Makes `row` (a state's transitions) the one [`Successors::on`] reads.
+    fn load(&mut self, analysis: &Analysis, row: &[(Symbol, u32)]) {
+        row.iter().for_each(|&(sym, target)| self.target[analysis.symbol_key(sym)] = target);
+    }
+
+    /// Forgets `row`, loaded last.
+    fn unload(&mut self, analysis: &Analysis, row: &[(Symbol, u32)]) {
+        row.iter().for_each(|&(sym, _)| self.target[analysis.symbol_key(sym)] = u32::MAX);
+    }
+
+    /// The state the loaded state's transition on `sym` leads to.
+    fn on(&self, analysis: &Analysis, sym: Symbol) -> u32 {
+        let target = self.target[analysis.symbol_key(sym)];
+        assert_ne!(target, u32::MAX, "LR(0) transition");
+        target
+    }
+}
+
+/// Carries lookaheads along the propagation edges `(from, to)`, listed by `from` in
+/// order, until nothing grows, revisiting only the items whose lookaheads grew.
+fn propagate_along(lookaheads: &mut Rows, edges: Vec<(u32, u32)>, deadline: &Deadline) -> Result<()> {
+    debug_assert!(edges.windows(2).all(|pair| pair[0].0 <= pair[1].0), "edges listed by source");
     let items = lookaheads.bits.len() / lookaheads.words.max(1);
     let mut starts = vec![0; items + 1];
     for &(from, _) in &edges {
