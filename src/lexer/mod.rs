@@ -622,6 +622,9 @@ struct Builder<'a> {
     /// Per pattern: whether some terminal is that pattern alone, so the pattern's states
     /// stay as long as they exist.
     stands_alone: Vec<bool>,
+    /// Whether some pattern ends at its earliest match (a JSON schema's lexer has none:
+    /// each closure is spared the pass).
+    may_end_early: bool,
     config: &'a LexerConfig,
     deadline: Deadline,
     classes: [u8; 256],
@@ -711,6 +714,7 @@ impl<'a> Builder<'a> {
             nfas,
             terminals,
             users,
+            may_end_early: nfas.iter().any(|n| n.earliest),
             stands_alone,
             config,
             deadline,
@@ -1171,6 +1175,9 @@ impl<'a> Builder<'a> {
     /// state. (Dropping it cannot kill a live terminal: a live terminal keeps every
     /// pattern it uses.)
     fn drop_unmatchable_patterns(&self, subset: &mut Subset) {
+        if subset.iter().all(|&(p, _)| self.stands_alone[p as usize]) {
+            return;
+        }
         let present = self.patterns_with(subset, |_, _| true);
         let alive = |&t: &u32| self.terminals[t as usize].require.iter().all(|p| present.binary_search(p).is_ok());
         let dropped: SmallVec<[u32; 4]> = present
@@ -1185,6 +1192,9 @@ impl<'a> Builder<'a> {
 
     /// For earliest-match patterns that match here, keep only the match.
     fn end_earliest_matches(&self, subset: &mut Subset) {
+        if !self.may_end_early {
+            return;
+        }
         let ended: Vec<u32> = subset
             .iter()
             .filter(|(p, s)| self.nfas[*p as usize].earliest && self.is_match(*p, *s))
