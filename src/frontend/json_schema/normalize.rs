@@ -507,12 +507,12 @@ impl<'a> Schemas<'a> {
             ));
         }
         let mut out = Vec::with_capacity(a.len() * b.len());
-        for x in &a {
-            for y in &b {
-                if let Some(m) = merge(x, y, at)? {
-                    out.push(m);
-                }
+        let Some((last, rest)) = b.split_last() else { return Ok(out) };
+        for x in a {
+            for y in rest {
+                out.extend(merge(x.clone(), y, at)?);
             }
+            out.extend(merge(x, last, at)?);
         }
         Ok(out)
     }
@@ -733,9 +733,11 @@ fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
 }
 
 /// The conjunction of two simple schemas, keyword by keyword; `None` when nothing
-/// satisfies both.
-pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
-    let mut out = a.clone();
+/// satisfies both. `a` is merged into in place (schemas hold whole subtrees: a copy
+/// of `a` was most of the cost of a large `allOf`).
+pub(super) fn merge(a: Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
+    let a_before = scoping_view(&a, b);
+    let mut out = a;
     for (k, vb) in b {
         let Some(va) = out.get(k) else {
             out.insert(k.clone(), vb.clone());
@@ -762,7 +764,12 @@ pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> 
                 }
                 Value::Array(both)
             }
-            "properties" | "patternProperties" => merge_maps(va, vb),
+            "properties" | "patternProperties" => {
+                if let Some(va) = out.get_mut(k) {
+                    merge_maps(va, vb);
+                }
+                continue;
+            }
             "required" | "pattern" | "format" | "not" => {
                 let mut list = va.as_array().cloned().unwrap_or_default();
                 for v in vb.as_array().into_iter().flatten() {
@@ -790,11 +797,34 @@ pub(super) fn merge(a: &Simple, b: &Simple, at: &str) -> Result<Option<Simple>> 
         };
         out.insert(k.clone(), merged);
     }
-    scope_additional_properties(&mut out, a, b, at)?;
-    scope_additional_properties(&mut out, b, a, at)?;
-    scope_items(&mut out, a, b);
-    scope_items(&mut out, b, a);
+    scope_additional_properties(&mut out, &a_before, b, at)?;
+    scope_additional_properties(&mut out, b, &a_before, at)?;
+    scope_items(&mut out, &a_before, b);
+    scope_items(&mut out, b, &a_before);
     Ok(Some(out))
+}
+
+/// What [`scope_additional_properties`] and [`scope_items`] read of `a`, the schema
+/// being merged with `b`, as it was before the merge: its keywords of extent, each
+/// declared property's schema left out (only the names are read), and `items` only
+/// where `b` has `prefixItems` for it to apply to.
+fn scoping_view(a: &Simple, b: &Simple) -> Simple {
+    let mut view = Simple::new();
+    for keyword in ["additionalProperties", "required", "prefixItems"] {
+        if let Some(value) = a.get(keyword) {
+            view.insert(keyword.into(), value.clone());
+        }
+    }
+    if a.contains_key("patternProperties") {
+        view.insert("patternProperties".into(), Value::Null);
+    }
+    if let Some(Value::Object(properties)) = a.get("properties") {
+        view.insert("properties".into(), Value::Object(properties.keys().map(|name| (name.clone(), Value::Null)).collect()));
+    }
+    if let Some(items) = a.get("items").filter(|_| b.contains_key("prefixItems")) {
+        view.insert("items".into(), items.clone());
+    }
+    view
 }
 
 /// In `allOf`, `x`'s `items`, when it applies to every element (`x` has no
@@ -843,16 +873,25 @@ fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &st
     Ok(())
 }
 
-fn merge_maps(a: &Value, b: &Value) -> Value {
-    let mut out = a.as_object().cloned().unwrap_or_default();
-    for (k, vb) in b.as_object().into_iter().flatten() {
-        let merged = match out.get(k) {
-            Some(va) if va != vb => serde_json::json!({ "allOf": [va, vb] }),
-            _ => vb.clone(),
-        };
-        out.insert(k.clone(), merged);
+/// Merges the property map `b` into `a`: a property both declare differently gets
+/// both schemas (`allOf`). (`a`, when not a map, becomes one.)
+fn merge_maps(a: &mut Value, b: &Value) {
+    if !a.is_object() {
+        *a = Value::Object(Map::new());
     }
-    Value::Object(out)
+    let Value::Object(out) = a else { return };
+    for (k, vb) in b.as_object().into_iter().flatten() {
+        match out.get_mut(k) {
+            Some(va) if va != vb => *va = all_of(std::mem::take(va), vb.clone()),
+            Some(_) => {}
+            None => _ = out.insert(k.clone(), vb.clone()),
+        }
+    }
+}
+
+/// `{"allOf": [a, b]}`.
+fn all_of(a: Value, b: Value) -> Value {
+    Value::Object(Map::from_iter([("allOf".to_string(), Value::Array(vec![a, b]))]))
 }
 
 fn percent_decode(s: &str) -> String {
