@@ -805,24 +805,31 @@ pub(super) fn merge(a: Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
 }
 
 /// What [`scope_additional_properties`] and [`scope_items`] read of `a`, the schema
-/// being merged with `b`, as it was before the merge: its keywords of extent, each
-/// declared property's schema left out (only the names are read), and `items` only
-/// where `b` has `prefixItems` for it to apply to.
+/// being merged with `b`, as it was before the merge: the keywords of extent where one
+/// of the two has `additionalProperties` (each declared property's schema left out:
+/// only the names are read), `prefixItems`, and `items` where `b` has `prefixItems`
+/// for it to apply to.
 fn scoping_view(a: &Simple, b: &Simple) -> Simple {
     let mut view = Simple::new();
-    for keyword in ["additionalProperties", "required", "prefixItems"] {
+    let copy = |view: &mut Simple, keyword: &str| {
         if let Some(value) = a.get(keyword) {
             view.insert(keyword.into(), value.clone());
         }
+    };
+    if a.contains_key("additionalProperties") || b.contains_key("additionalProperties") {
+        copy(&mut view, "additionalProperties");
+        copy(&mut view, "required");
+        if a.contains_key("patternProperties") {
+            view.insert("patternProperties".into(), Value::Null);
+        }
+        if let Some(Value::Object(properties)) = a.get("properties") {
+            let names = properties.keys().map(|name| (name.clone(), Value::Null)).collect();
+            view.insert("properties".into(), Value::Object(names));
+        }
     }
-    if a.contains_key("patternProperties") {
-        view.insert("patternProperties".into(), Value::Null);
-    }
-    if let Some(Value::Object(properties)) = a.get("properties") {
-        view.insert("properties".into(), Value::Object(properties.keys().map(|name| (name.clone(), Value::Null)).collect()));
-    }
-    if let Some(items) = a.get("items").filter(|_| b.contains_key("prefixItems")) {
-        view.insert("items".into(), items.clone());
+    copy(&mut view, "prefixItems");
+    if b.contains_key("prefixItems") {
+        copy(&mut view, "items");
     }
     view
 }
