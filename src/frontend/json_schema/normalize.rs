@@ -507,12 +507,11 @@ impl<'a> Schemas<'a> {
             ));
         }
         let mut out = Vec::with_capacity(a.len() * b.len());
-        let Some((last, rest)) = b.split_last() else { return Ok(out) };
-        for x in a {
-            for y in rest {
-                out.extend(merge(x.clone(), y, at)?);
-            }
-            out.extend(merge(x, last, at)?);
+        let mut b = b;
+        let mut a = a.into_iter().peekable();
+        while let Some(x) = a.next() {
+            let ys = if a.peek().is_some() { b.clone() } else { std::mem::take(&mut b) };
+            merge_with_each(x, ys, at, &mut out)?;
         }
         Ok(out)
     }
@@ -732,20 +731,38 @@ fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
     Ok(())
 }
 
+/// Appends to `out` each merge of `x` with one of `ys` that something satisfies (`x`
+/// is copied for all but the last).
+fn merge_with_each(mut x: Simple, ys: Vec<Simple>, at: &str, out: &mut Vec<Simple>) -> Result<()> {
+    let n = ys.len();
+    for (j, y) in ys.into_iter().enumerate() {
+        let left = if j + 1 < n { x.clone() } else { std::mem::take(&mut x) };
+        out.extend(merge(left, y, at)?);
+    }
+    Ok(())
+}
+
 /// The conjunction of two simple schemas, keyword by keyword; `None` when nothing
-/// satisfies both. `a` is merged into in place (schemas hold whole subtrees: a copy
-/// of `a` was most of the cost of a large `allOf`).
-pub(super) fn merge(a: Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
-    let a_before = scoping_view(&a, b);
+/// satisfies both. Both are consumed, `b` merged into `a` in place (schemas hold whole
+/// subtrees: copies of them were most of the cost of a large `allOf`).
+pub(super) fn merge(a: Simple, b: Simple, at: &str) -> Result<Option<Simple>> {
+    let (a_before, b_before) = (scoping_view(&a, &b), scoping_view(&b, &a));
     let mut out = a;
     for (k, vb) in b {
-        let Some(va) = out.get(k) else {
-            out.insert(k.clone(), vb.clone());
+        let Some(va) = out.get(&k) else {
+            out.insert(k, vb);
             continue;
         };
-        if va == vb {
+        if *va == vb {
             continue;
         }
+        if matches!(k.as_str(), "properties" | "patternProperties") {
+            if let Some(va) = out.get_mut(&k) {
+                merge_maps(va, vb);
+            }
+            continue;
+        }
+        let vb = &vb;
         let merged = match k.as_str() {
             "type" => {
                 let t = Types(va.as_u64().unwrap_or(0) as u8).and(Types(vb.as_u64().unwrap_or(0) as u8));
@@ -763,12 +780,6 @@ pub(super) fn merge(a: Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
                     return Ok(None);
                 }
                 Value::Array(both)
-            }
-            "properties" | "patternProperties" => {
-                if let Some(va) = out.get_mut(k) {
-                    merge_maps(va, vb);
-                }
-                continue;
             }
             "required" | "pattern" | "format" | "not" => {
                 let mut list = va.as_array().cloned().unwrap_or_default();
@@ -795,12 +806,12 @@ pub(super) fn merge(a: Simple, b: &Simple, at: &str) -> Result<Option<Simple>> {
                 return Err(Schemas::error(at, format!("allOf combines two different values of `{k}`, which is not supported")))
             }
         };
-        out.insert(k.clone(), merged);
+        out.insert(k, merged);
     }
-    scope_additional_properties(&mut out, &a_before, b, at)?;
-    scope_additional_properties(&mut out, b, &a_before, at)?;
-    scope_items(&mut out, &a_before, b);
-    scope_items(&mut out, b, &a_before);
+    scope_additional_properties(&mut out, &a_before, &b_before, at)?;
+    scope_additional_properties(&mut out, &b_before, &a_before, at)?;
+    scope_items(&mut out, &a_before, &b_before);
+    scope_items(&mut out, &b_before, &a_before);
     Ok(Some(out))
 }
 
@@ -882,16 +893,16 @@ fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &st
 
 /// Merges the property map `b` into `a`: a property both declare differently gets
 /// both schemas (`allOf`). (`a`, when not a map, becomes one.)
-fn merge_maps(a: &mut Value, b: &Value) {
+fn merge_maps(a: &mut Value, b: Value) {
     if !a.is_object() {
         *a = Value::Object(Map::new());
     }
-    let Value::Object(out) = a else { return };
-    for (k, vb) in b.as_object().into_iter().flatten() {
-        match out.get_mut(k) {
-            Some(va) if va != vb => *va = all_of(std::mem::take(va), vb.clone()),
+    let (Value::Object(out), Value::Object(b)) = (a, b) else { return };
+    for (k, vb) in b {
+        match out.get_mut(&k) {
+            Some(va) if *va != vb => *va = all_of(std::mem::take(va), vb),
             Some(_) => {}
-            None => _ = out.insert(k.clone(), vb.clone()),
+            None => _ = out.insert(k, vb),
         }
     }
 }
