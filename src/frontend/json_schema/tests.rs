@@ -128,6 +128,14 @@ fn combinators_refs_and_recursion() {
     let all_of = r#"{"allOf": [{"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]},
         {"properties": {"b": {"type": "string"}}, "required": ["b"]}]}"#;
     check(all_of, &[(r#"{"a": 1, "b": "x"}"#, true), (r#"{"a": 1}"#, false)]);
+    // One branch's `additionalProperties: false` forbids the properties only the other
+    // declares, whichever side of the `allOf` each is on.
+    let closed = r#"{"properties": {"a": {"type": "integer"}}, "additionalProperties": false}"#;
+    let open = r#"{"properties": {"b": {"type": "string"}}}"#;
+    for (first, second) in [(closed, open), (open, closed)] {
+        let all_of = format!(r#"{{"allOf": [{first}, {second}]}}"#);
+        check(&all_of, &[(r#"{"a": 1}"#, true), (r#"{"a": 1, "b": "x"}"#, false), (r#"{"b": "x"}"#, false)]);
+    }
     check(r#"{"anyOf": [{"type": "integer"}, {"type": "string", "maxLength": 1}]}"#, &[("1", true), (r#""a""#, true), (r#""ab""#, false)]);
 }
 
