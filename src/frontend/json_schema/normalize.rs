@@ -507,11 +507,12 @@ impl<'a> Schemas<'a> {
             ));
         }
         let mut out = Vec::with_capacity(a.len() * b.len());
-        let mut b = b;
-        let mut a = a.into_iter().peekable();
-        while let Some(x) = a.next() {
-            let ys = if a.peek().is_some() { b.clone() } else { std::mem::take(&mut b) };
-            merge_with_each(x, ys, at, &mut out)?;
+        let a_len = a.len();
+        for (x, ys) in a.into_iter().zip(copies(b, a_len)) {
+            let ys_len = ys.len();
+            for (left, y) in copies(x, ys_len).zip(ys) {
+                out.extend(merge(left, y, at)?);
+            }
         }
         Ok(out)
     }
@@ -731,15 +732,11 @@ fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
     Ok(())
 }
 
-/// Appends to `out` each merge of `x` with one of `ys` that something satisfies (`x`
-/// is copied for all but the last).
-fn merge_with_each(mut x: Simple, ys: Vec<Simple>, at: &str, out: &mut Vec<Simple>) -> Result<()> {
-    let n = ys.len();
-    for (j, y) in ys.into_iter().enumerate() {
-        let left = if j + 1 < n { x.clone() } else { std::mem::take(&mut x) };
-        out.extend(merge(left, y, at)?);
-    }
-    Ok(())
+/// `value`, `n` times: copies first, `value` itself last (so a schema used once is
+/// never copied).
+fn copies<T: Clone>(value: T, n: usize) -> impl Iterator<Item = T> {
+    let mut value = Some(value);
+    (0..n).filter_map(move |i| if i + 1 < n { value.clone() } else { value.take() })
 }
 
 /// The conjunction of two simple schemas, keyword by keyword; `None` when nothing
