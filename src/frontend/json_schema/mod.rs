@@ -131,7 +131,8 @@ pub struct JsonSchemaOptions {
     /// Longest schema text accepted, in bytes. Default 4 MiB.
     pub max_schema_bytes: usize,
     /// Most simple schemas one schema may expand to when `allOf`, `anyOf` and `oneOf`
-    /// distribute over each other. Default 1,024.
+    /// distribute over each other, or when a `oneOf` branch is narrowed to the values
+    /// the other branches reject. Default 2,048.
     pub max_alternatives: usize,
     /// Largest `minItems`/`maxItems` compiled (each count is a rule). Default 1,024.
     pub max_repetition: usize,
@@ -146,7 +147,7 @@ impl Default for JsonSchemaOptions {
             max_any_order_properties: 8,
             limits: GrammarLimits::default(),
             max_schema_bytes: 4 << 20,
-            max_alternatives: 1024,
+            max_alternatives: 2048,
             max_repetition: 1024,
         }
     }

@@ -361,6 +361,8 @@ impl<'a> Schemas<'a> {
                 cases = self.product(cases, complement, at)?;
             }
             out.extend(cases);
+            // Narrowing a branch by each other branch in turn multiplies its schemas.
+            self.check_alternatives(out.len(), at)?;
         }
         Ok(Some(out))
     }
@@ -496,16 +498,7 @@ impl<'a> Schemas<'a> {
 
     /// Every merge of one schema of `a` with one of `b`, dropping the unsatisfiable.
     fn product(&self, a: Vec<Simple>, b: Vec<Simple>, at: &str) -> Result<Vec<Simple>> {
-        if a.len() * b.len() > self.options.max_alternatives {
-            return Err(Self::error(
-                at,
-                format!(
-                    "combinators expand to {} alternatives, more than the limit of {}",
-                    a.len() * b.len(),
-                    self.options.max_alternatives
-                ),
-            ));
-        }
+        self.check_alternatives(a.len() * b.len(), at)?;
         let mut out = Vec::with_capacity(a.len() * b.len());
         let a_len = a.len();
         for (x, ys) in a.into_iter().zip(copies(b, a_len)) {
@@ -515,6 +508,16 @@ impl<'a> Schemas<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// An error when one schema expands to `n` simple schemas, more than
+    /// [`JsonSchemaOptions::max_alternatives`].
+    fn check_alternatives(&self, n: usize, at: &str) -> Result<()> {
+        if n <= self.options.max_alternatives {
+            return Ok(());
+        }
+        let reason = format!("combinators expand to {n} alternatives, more than the limit of {}", self.options.max_alternatives);
+        Err(Self::error(at, reason))
     }
 
     /// Whether no value satisfies both `a` and `b` (`false`: not proven).

@@ -197,6 +197,29 @@ fn counts_beyond_what_the_engine_holds_are_errors() {
 }
 
 #[test]
+fn narrowed_one_of_branches_are_held_to_the_alternatives_limit() {
+    // Each branch is narrowed by the complement of every other, a union of a dozen
+    // cases each: the narrowed branch multiplies, one small product at a time.
+    const TYPES: [&str; 3] = ["integer", "string", "boolean"];
+    let branch = |i: usize| {
+        let properties: serde_json::Map<String, Value> =
+            (0..6).map(|k| (format!("p{i}{k}"), serde_json::json!({ "type": TYPES[k % 3] }))).collect();
+        let required: Vec<&String> = properties.keys().take(3).collect();
+        serde_json::json!({"type": "object", "properties": properties, "required": required})
+    };
+    let schema = serde_json::json!({"oneOf": (0..5).map(branch).collect::<Vec<_>>()}).to_string();
+    let err = Grammar::from_json_schema(&schema).unwrap_err().to_string();
+    assert!(err.contains("#/oneOf") && err.contains("alternatives, more than the limit"), "{err}");
+    // Two branches stay within it, and exactly one must match.
+    let two = serde_json::json!({"oneOf": (0..2).map(branch).collect::<Vec<_>>()}).to_string();
+    check(&two, &[
+        (r#"{"p00": 1, "p01": "a", "p02": true}"#, true),
+        (r#"{"p00": 1, "p01": "a", "p02": true, "p10": 1, "p11": "a", "p12": true}"#, false),
+        (r#"{"p00": 1, "p01": "a"}"#, false),
+    ]);
+}
+
+#[test]
 fn compact_whitespace_admits_no_spaces() {
     let options = JsonSchemaOptions { whitespace: Whitespace::Compact, ..JsonSchemaOptions::default() };
     let g = Arc::new(CompiledGrammar::new(&Grammar::from_json_schema_with(r#"{"type": "array"}"#, &options).unwrap()).unwrap());
