@@ -50,7 +50,7 @@ impl Emitter<'_> {
         }
         let spelled = || serde_json::to_string(value).unwrap_or_default();
         match value {
-            Value::String(_) => Ok(match strings::of_simple(s, &[], at)? {
+            Value::String(_) => Ok(match strings::of_simple(self.schemas, s, &[], at)? {
                 Some((all, _)) => Spellings::new(&all, at)?.all(&spelled()),
                 None => false,
             }),
@@ -73,7 +73,7 @@ impl Emitter<'_> {
             return Ok(false);
         }
         let declared = s.get("properties").and_then(Value::as_object);
-        let patterns = pattern_properties(s, at)?
+        let patterns = pattern_properties(self.schemas, s, at)?
             .into_iter()
             .map(|(regex, schema)| Ok((Spellings::new(std::slice::from_ref(&regex.0), at)?, schema)))
             .collect::<Result<Vec<_>>>()?;

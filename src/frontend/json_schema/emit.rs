@@ -260,7 +260,7 @@ impl<'a> Emitter<'a> {
                         if types == Types::ALL {
                             out.types = Types(out.types.0 | (Types::ALL.0 & !Types::STRING.0));
                         }
-                        match strings::of_simple(&negated, &[], &at)?.map(|(all, _)| all).as_deref() {
+                        match strings::of_simple(self.schemas, &negated, &[], &at)?.map(|(all, _)| all).as_deref() {
                             None => {}
                             Some([regex]) => out.strings.push(regex.clone()),
                             Some(_) => {
@@ -297,7 +297,7 @@ impl<'a> Emitter<'a> {
         // no value of that type is admitted), built only for types the enum holds.
         let has = |is: fn(&Value) -> bool| !other.is_empty() && values.iter().any(is);
         let strings_ok = if has(Value::is_string) {
-            strings::of_simple(s, &[], at)?.map(|(all, _)| Spellings::new(&all, at)).transpose()?
+            strings::of_simple(self.schemas, s, &[], at)?.map(|(all, _)| Spellings::new(&all, at)).transpose()?
         } else {
             Some(Spellings::none())
         };
@@ -451,7 +451,7 @@ impl<'a> Emitter<'a> {
     // ----- strings -----
 
     fn string(&mut self, s: &Simple, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
-        let Some((mut all, except)) = strings::of_simple(s, excluded, at)? else { return Ok(None) };
+        let Some((mut all, except)) = strings::of_simple(self.schemas, s, excluded, at)? else { return Ok(None) };
         let pattern = if all.len() == 1 && except.is_empty() {
             TerminalPattern::Regex(all.remove(0))
         } else {
@@ -595,7 +595,7 @@ impl<'a> Emitter<'a> {
     // ----- objects -----
 
     fn object(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
-        let patterns = pattern_properties(s, at)?;
+        let patterns = pattern_properties(self.schemas, s, at)?;
         let key_regexes = self.property_name_regexes(s, at)?;
         let Some(members) = self.members(s, &patterns, &key_regexes, at)? else { return Ok(Vec::new()) };
         let extra = self.extra_members(s, &patterns, &key_regexes, at)?;
@@ -918,7 +918,7 @@ impl<'a> Emitter<'a> {
         if !one.keys().all(known) || !Types::of_simple(one).contains(Types::STRING) {
             return Err(unsupported());
         }
-        let Some((mut all, _)) = strings::of_simple(one, &[], &at)? else { return Err(unsupported()) };
+        let Some((mut all, _)) = strings::of_simple(self.schemas, one, &[], &at)? else { return Err(unsupported()) };
         if let Some(Value::Array(values)) = one.get("enum") {
             let names: Vec<String> = values.iter().filter_map(Value::as_str).map(strings::literal).collect();
             if names.is_empty() {
@@ -1007,12 +1007,12 @@ fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
 
 /// The `patternProperties` of `s`: each pattern as a regex over key spellings, with its
 /// schema.
-pub(super) fn pattern_properties<'s>(s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &'s Value)>> {
+pub(super) fn pattern_properties<'s>(schemas: &Schemas, s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &'s Value)>> {
     s.get("patternProperties")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .map(|(p, schema)| strings::pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
+        .map(|(p, schema)| schemas.pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
         .collect()
 }
 

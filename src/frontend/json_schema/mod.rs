@@ -233,6 +233,7 @@ pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> R
         approximated: std::cell::RefCell::new(Vec::new()),
         narrowings: std::cell::Cell::new(0),
         strings_disjoint: Default::default(),
+        patterns: Default::default(),
     };
     let grammar = emit::Emitter::new(&schemas, options.whitespace).finish()?;
     let mut approximated = schemas.approximated.into_inner();

@@ -26,11 +26,11 @@ pub(super) struct StringRegex(pub String);
 
 /// The regexes a string must match and those it must not; `None` if no string is
 /// admitted.
-pub(super) fn of_simple(s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
+pub(super) fn of_simple(schemas: &Schemas, s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
     let mut all = Vec::new();
     for p in s.get("pattern").and_then(Value::as_array).into_iter().flatten() {
         let p = p.as_str().ok_or_else(|| Schemas::error(at, "pattern must be a string"))?;
-        all.push(pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
+        all.push(schemas.pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
     }
     for f in s.get("format").and_then(Value::as_array).into_iter().flatten() {
         let name = f.as_str().ok_or_else(|| Schemas::error(at, "format must be a string"))?;
