@@ -9,7 +9,6 @@
 //! few thousand tokens holding anything else.
 
 use super::TokenTrie;
-use hashbrown::HashMap;
 
 /// The characters of plain text, as an automaton over UTF-8 bytes: every Unicode scalar
 /// value except the control characters (`U+0000..=U+001F` and `U+007F`), `"` and `\`.
@@ -226,7 +225,8 @@ impl PlainTokens {
     /// assert!(trie.plain_tokens().below(trie.lookup(b"a\"").unwrap()).is_none()); // not plain
     /// ```
     pub fn below(&self, node: usize) -> Option<PlainBelow<'_>> {
-        let &(at, max_chars, chars) = self.below.slots.get(&(node as u32))?;
+        let slot = *self.below.slot_of.get(node).filter(|&&slot| slot != Below::NONE)?;
+        let (at, max_chars, chars) = self.below.slots[slot as usize];
         let (at, max_chars) = (at as usize, usize::from(max_chars));
         Some(PlainBelow { chars: usize::from(chars), starts: &self.below.starts[at..at + max_chars + 1], ids: &self.below.ids })
     }
@@ -352,18 +352,25 @@ impl<'a> PlainBelow<'a> {
 /// The index behind [`PlainTokens::below`].
 #[derive(Clone, Default, PartialEq, Eq)]
 struct Below {
-    /// By indexed node: where its `starts` begin, its tokens' most characters, and its
-    /// path's characters.
-    slots: HashMap<u32, (u32, u16, u16)>,
+    /// By node: its slot, or [`Below::NONE`] for a node not indexed. (A lookup per
+    /// child of the nodes a row's walk splits: a hash table's probes were a quarter of
+    /// a row inside a string.)
+    slot_of: Vec<u32>,
+    /// By slot: where its node's `starts` begin, its node's tokens' most characters,
+    /// and its node's path's characters.
+    slots: Vec<(u32, u16, u16)>,
     starts: Vec<u32>,
     ids: Vec<u32>,
 }
 
 impl Below {
+    /// The slot of a node not indexed.
+    const NONE: u32 = u32::MAX;
+
     /// The index of the plain nodes one or two characters deep, given which nodes are
     /// plain and how many characters their paths hold.
     fn new(trie: &TokenTrie, plain: &Bits, chars: &[u16]) -> Below {
-        let mut below = Below::default();
+        let mut below = Below { slot_of: vec![Below::NONE; trie.nodes().len()], ..Below::default() };
         let mut by_chars: Vec<Vec<u32>> = Vec::new();
         for node in (1..trie.nodes().len()).filter(|&node| plain.contains(node) && chars[node] <= 2) {
             by_chars.iter_mut().for_each(Vec::clear);
@@ -375,7 +382,8 @@ impl Below {
                 by_chars[n - 1].extend_from_slice(trie.tokens_at(inner));
             }
             let max_chars = by_chars.iter().rposition(|ids| !ids.is_empty()).map_or(0, |n| n + 1);
-            below.slots.insert(node as u32, (below.starts.len() as u32, max_chars as u16, chars[node]));
+            below.slot_of[node] = below.slots.len() as u32;
+            below.slots.push((below.starts.len() as u32, max_chars as u16, chars[node]));
             below.starts.push(below.ids.len() as u32);
             for ids in &mut by_chars[..max_chars] {
                 ids.sort_unstable();
