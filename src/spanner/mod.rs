@@ -749,7 +749,7 @@ struct Walk<'a> {
     class_ids: HashMap<(u32, LexState), u32>,
     class_keys: Vec<(u32, LexState)>,
     /// Token ids gathered so far, as slices of the trie's id list, with their class.
-    spans: Vec<(&'a [u32], u32)>,
+    spans: Spans<'a>,
     /// Subtree walks merged, with the class of each of their classes.
     walked: Vec<(Arc<SpannerRow>, Vec<u32>)>,
     /// By lexer state, the byte buckets on which it stays where it is.
@@ -801,7 +801,7 @@ impl<'a> Walk<'a> {
             path: vec![0],
             class_ids: HashMap::new(),
             class_keys: Vec::new(),
-            spans: Vec::new(),
+            spans: Spans::default(),
             walked: Vec::new(),
             loops: HashMap::new(),
             last_loops: None,
@@ -1169,7 +1169,7 @@ impl<'a> Walk<'a> {
     /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
     fn gathered(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
         let walked = self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)));
-        self.spans.iter().copied().chain(walked)
+        self.spans.iter().chain(walked)
     }
 }
 
@@ -1190,6 +1190,36 @@ enum Listing {
     DenseAsBitmaps,
     /// All of them.
     All,
+}
+
+/// Token-id lists with their classes, in the order gathered, held in chunks of
+/// [`Spans::CHUNK`]. A row walked node by node gathers one list per node holding tokens
+/// (83,514 in a row of `Github_easy---o10009`): in one vector they were copied at every
+/// doubling into blocks of megabytes, which the allocator takes from fresh pages, each
+/// faulted in and zeroed (half of that mask's 10–14 ms).
+#[derive(Default)]
+struct Spans<'a> {
+    chunks: Vec<Vec<(&'a [u32], u32)>>,
+}
+
+impl<'a> Spans<'a> {
+    /// Lists per chunk (48 KiB).
+    const CHUNK: usize = 2048;
+
+    fn push(&mut self, span: (&'a [u32], u32)) {
+        if self.chunks.last().map_or(true, |chunk| chunk.len() == Self::CHUNK) {
+            // The first chunk grows as a vector does: most rows gather a few lists.
+            let capacity = if self.chunks.is_empty() { 0 } else { Self::CHUNK };
+            self.chunks.push(Vec::with_capacity(capacity));
+        }
+        if let Some(chunk) = self.chunks.last_mut() {
+            chunk.push(span);
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&'a [u32], u32)> + '_ {
+        self.chunks.iter().flatten().copied()
+    }
 }
 
 /// A fixed-size set of token ids in mask layout, for gathering a dense class's ids.
