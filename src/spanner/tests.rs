@@ -529,3 +529,16 @@ fn states_between_ignored_lexemes_share_the_start_row() {
     let shared: Vec<bool> = prefixes.iter().map(|p| shares_start_row(p)).collect();
     assert_eq!(shared, [true, true, true, true, false, false]);
 }
+
+#[test]
+fn gathered_lists_keep_their_order_across_chunks() {
+    let ids: Vec<u32> = (0..3 * Spans::CHUNK as u32 + 5).collect();
+    let mut spans = Spans::default();
+    for (i, id) in ids.iter().enumerate() {
+        spans.push((std::slice::from_ref(id), i as u32 % 7));
+    }
+    assert_eq!(spans.chunks.len(), 4);
+    let back: Vec<(u32, u32)> = spans.iter().map(|(list, class)| (list[0], class)).collect();
+    let expected: Vec<(u32, u32)> = ids.iter().enumerate().map(|(i, &id)| (id, i as u32 % 7)).collect();
+    assert_eq!(back, expected);
+}
