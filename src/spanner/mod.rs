@@ -389,7 +389,7 @@ impl TokenSpanner {
                     None => start,
                 };
             }
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, |_| Some(1), Some(&self.plain_steps)))
+            Arc::new(build_row(self.stepper(), &self.vocab, q, &self.subtrees, |_| Some(1), Some(&self.plain_steps)))
         }))
     }
 
@@ -505,10 +505,14 @@ impl TokenSpanner {
         let Some(derivation) = self.plan(q).derivation() else { return self.row(q) };
         let slot = &self.parts[q.index()];
         Arc::clone(slot.get_or_init(|| {
-            let lexer = self.compiled.lexer();
             let shortest = |byte| derivation.part_shortest(byte);
-            Arc::new(build_row(lexer, &self.vocab, q, &self.subtrees, shortest, Some(&self.plain_steps)))
+            Arc::new(build_row(self.stepper(), &self.vocab, q, &self.subtrees, shortest, Some(&self.plain_steps)))
         }))
+    }
+
+    /// The lexer as rows' walks step it.
+    fn stepper(&self) -> Stepper<'_> {
+        Stepper::new(self.compiled.lexer(), &self.row_states)
     }
 
     /// The state whose row `q` shares: the smallest state that no text as long as the
@@ -649,6 +653,43 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
     (!restart.is_dead()).then_some((true, restart))
 }
 
+/// Which lexer states a row's walk may take for one another: those sharing a row
+/// ([`TokenSpanner::row_state`]), which no text as long as a token tells apart.
+///
+/// A walk steps the lexer exactly, but where it asks whether a byte keeps the lexer
+/// where it is (a subtree taken whole) or whether plain text steps it alike
+/// ([`PlainChain`]), states sharing a row count as one: from either, a token closes the
+/// same lexemes and ends in states accepting and able to complete the same terminals.
+/// (By induction on the token's length: each byte leads both to states the rest of the
+/// token cannot tell apart.) The DFA is not minimal, and this is where it shows: past the
+/// match of an unanchored `pattern`, a string's states still track partial matches of it,
+/// though the rest may be any plain text; counted as one, plain text keeps to one state
+/// and the row takes it by count.
+#[derive(Clone, Copy)]
+pub(super) struct Stepper<'a> {
+    lexer: &'a Lexer,
+    row_states: &'a [LexState],
+}
+
+impl<'a> Stepper<'a> {
+    /// `lexer`, with `row_states` by state index ([`TokenSpanner::row_state`]).
+    pub(super) fn new(lexer: &'a Lexer, row_states: &'a [LexState]) -> Stepper<'a> {
+        debug_assert_eq!(row_states.len(), lexer.state_count());
+        Stepper { lexer, row_states }
+    }
+
+    /// Whether a walk may take `a` for `b`: the same state, or two live states sharing a
+    /// row but for the start state's (the states between ignored lexemes share it, which
+    /// the start state tells apart from them, see `share_start_row`).
+    fn same(self, a: LexState, b: LexState) -> bool {
+        a == b || (!a.is_dead() && !b.is_dead() && self.row_state(a) == self.row_state(b) && !self.lexer.is_start(self.row_state(a)))
+    }
+
+    fn row_state(self, q: LexState) -> LexState {
+        self.row_states[q.index()]
+    }
+}
+
 /// Walk the trie from lexer state `q`, grouping tokens by (lexemes, end state): the
 /// tokens whose first byte `shortest` maps to `Some(n)`, of at least `n` bytes.
 ///
@@ -664,7 +705,7 @@ fn step_outcome(lexer: &Lexer, q: LexState, byte: u8) -> Option<(bool, LexState)
 /// first-level subtree that earlier rows walked from the same state is merged from
 /// `subtrees`.
 fn build_row(
-    lexer: &Lexer,
+    stepper: Stepper<'_>,
     vocab: &Vocabulary,
     q: LexState,
     subtrees: &SubtreeWalks,
@@ -672,7 +713,7 @@ fn build_row(
     plain_steps: Option<&PlainSteps>,
 ) -> SpannerRow {
     let trie = vocab.trie();
-    let mut walk = Walk::new(lexer, vocab, plain_steps);
+    let mut walk = Walk::new(stepper, vocab, plain_steps);
     let plain_from_q = uniform_shortest(&shortest).is_some_and(|min_bytes| walk.take_plain_from(q, min_bytes));
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
@@ -691,7 +732,7 @@ fn build_row(
         if shortest > 1 {
             walk.walk_from(child, 1, next);
         } else if !walk.take_by_count(child, 1, next) && !walk.take_whole(child, 1, next) {
-            match subtrees.get(child, next, || walk_subtree(lexer, vocab, child, next, plain_steps)) {
+            match subtrees.get(child, next, || walk_subtree(stepper, vocab, child, next, plain_steps)) {
                 Some(walked) => walk.gather_walked(walked),
                 None => walk.split(child, 1, next),
             }
@@ -716,8 +757,8 @@ fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
 
 /// The classes of first-level node `node`'s subtree (its own tokens included) reached in
 /// lexer state `q`, with the lexemes closed from `node` on, in no particular order.
-fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState, plain_steps: Option<&PlainSteps>) -> SpannerRow {
-    let mut walk = Walk::new(lexer, vocab, plain_steps);
+fn walk_subtree(stepper: Stepper<'_>, vocab: &Vocabulary, node: usize, q: LexState, plain_steps: Option<&PlainSteps>) -> SpannerRow {
+    let mut walk = Walk::new(stepper, vocab, plain_steps);
     walk.split(node, 1, q);
     // Rows merge a kept walk's ids.
     let (classes, tokens) = walk.into_classes(Listing::All);
@@ -732,6 +773,7 @@ fn walk_subtree(lexer: &Lexer, vocab: &Vocabulary, node: usize, q: LexState, pla
 /// id and an end state, and tokens are gathered as slices of the trie's id list.
 struct Walk<'a> {
     lexer: &'a Lexer,
+    stepper: Stepper<'a>,
     trie: &'a TokenTrie,
     /// The vocabulary's size: every id in the trie is below it.
     token_count: usize,
@@ -789,9 +831,10 @@ struct PendingNode {
 impl<'a> Walk<'a> {
     /// A walk of `vocab`'s trie through `lexer`, taking plain tokens by count with
     /// `plain_steps` when the vocabulary has any.
-    fn new(lexer: &'a Lexer, vocab: &'a Vocabulary, plain_steps: Option<&'a PlainSteps>) -> Walk<'a> {
+    fn new(stepper: Stepper<'a>, vocab: &'a Vocabulary, plain_steps: Option<&'a PlainSteps>) -> Walk<'a> {
         Walk {
-            lexer,
+            lexer: stepper.lexer,
+            stepper,
             trie: vocab.trie(),
             token_count: vocab.len(),
             sequences: vec![(0, 0)],
@@ -840,7 +883,7 @@ impl<'a> Walk<'a> {
         let plain = self.trie.plain_tokens();
         let Some(chain) = self.chain(q, plain.max_chars()) else { return false };
         self.plain = Some(plain);
-        if chain.keeps_to(q) && min_bytes <= 1 {
+        if chain.keeps_to_start() && min_bytes <= 1 {
             self.plain_class = Some(self.class_of(0, q));
         } else {
             for chars in 1..=plain.max_chars() {
@@ -898,8 +941,8 @@ impl<'a> Walk<'a> {
     /// The chain of plain texts of up to `max_chars` characters from `q`
     /// ([`PlainChain::of`]), when the walk may take plain tokens by count.
     fn chain(&mut self, q: LexState, max_chars: usize) -> Option<Rc<PlainChain>> {
-        let (steps, lexer) = (self.plain_steps?, self.lexer);
-        self.chains.entry((q, max_chars)).or_insert_with(|| PlainChain::of(steps, lexer, q, max_chars).map(Rc::new)).clone()
+        let (steps, stepper) = (self.plain_steps?, self.stepper);
+        self.chains.entry((q, max_chars)).or_insert_with(|| PlainChain::of(steps, stepper, q, max_chars).map(Rc::new)).clone()
     }
 
     /// Gather `node`, `depth` bytes deep and reached in lexer state `q`, and its subtree
@@ -961,7 +1004,7 @@ impl<'a> Walk<'a> {
     fn subtree_stays_in(&mut self, node: usize, q: LexState) -> bool {
         let nodes = self.trie.nodes();
         // The first child's byte must loop too: one lookup that settles most nodes.
-        if node + 1 >= nodes[node].subtree_end() || self.lexer.next(q, nodes[node + 1].byte) != q {
+        if node + 1 >= nodes[node].subtree_end() || !self.stepper.same(self.lexer.next(q, nodes[node + 1].byte), q) {
             return false;
         }
         self.trie.descendant_bytes(node).is_subset(self.loops_of(q))
@@ -972,8 +1015,8 @@ impl<'a> Walk<'a> {
         if let Some((_, loops)) = self.last_loops.filter(|&(last, _)| last == q) {
             return loops;
         }
-        let lexer = self.lexer;
-        let loops = *self.loops.entry(q).or_insert_with(|| ByteBuckets::within(|b| lexer.next(q, b) == q));
+        let (lexer, stepper) = (self.lexer, self.stepper);
+        let loops = *self.loops.entry(q).or_insert_with(|| ByteBuckets::within(|b| stepper.same(lexer.next(q, b), q)));
         self.last_loops = Some((q, loops));
         loops
     }

@@ -8,8 +8,8 @@
 //! ([`PlainTokens::of_chars`](crate::tokenizer::PlainTokens::of_chars)) without walking
 //! them.
 
-use super::step_outcome;
-use crate::lexer::{LexState, Lexer};
+use super::{step_outcome, Stepper};
+use crate::lexer::LexState;
 use crate::tokenizer::PlainText;
 use hashbrown::HashSet;
 use std::sync::OnceLock;
@@ -27,8 +27,8 @@ impl PlainSteps {
         PlainSteps { steps: (0..states).map(|_| OnceLock::new()).collect() }
     }
 
-    fn step(&self, lexer: &Lexer, s: LexState) -> PlainStep {
-        *self.steps[s.index()].get_or_init(|| plain_step(lexer, s))
+    fn step(&self, stepper: Stepper<'_>, s: LexState) -> PlainStep {
+        *self.steps[s.index()].get_or_init(|| plain_step(stepper, s))
     }
 }
 
@@ -39,36 +39,41 @@ impl PlainSteps {
 pub(super) struct PlainChain {
     /// `ends[n - 1]`: the state after `n` characters.
     ends: Vec<LexState>,
-    /// Whether the last end steps to itself (so ends every longer text); else one more
-    /// character kills the lexer, closing nothing.
+    /// Whether the last end steps to itself, or to states taken for it ([`Stepper`]), so
+    /// ends every longer text; else one more character kills the lexer, closing nothing.
     stationary: bool,
+    /// Whether every plain text ends in the state the chain starts from (or in states
+    /// taken for it): a string's body.
+    keeps_to_start: bool,
 }
 
 impl PlainChain {
     /// The chain from `q` for texts of up to `max_chars` characters; `None` when the
     /// characters step `q` (or a state after it) apart, when one would close a lexeme,
     /// or when `q` is the start state.
-    pub(super) fn of(steps: &PlainSteps, lexer: &Lexer, q: LexState, max_chars: usize) -> Option<PlainChain> {
+    pub(super) fn of(steps: &PlainSteps, stepper: Stepper<'_>, q: LexState, max_chars: usize) -> Option<PlainChain> {
+        let lexer = stepper.lexer;
         if lexer.is_start(q) {
             return None;
         }
         let mut ends = Vec::new();
         let mut at = q;
         while ends.len() < max_chars {
-            match steps.step(lexer, at) {
+            match steps.step(stepper, at) {
                 PlainStep::Apart => return None,
                 PlainStep::To(next) if lexer.is_start(next) => return None,
                 PlainStep::To(next) => {
                     ends.push(next);
-                    if next == at {
-                        return Some(PlainChain { ends, stationary: true });
+                    if stepper.same(next, at) {
+                        let keeps_to_start = ends.len() == 1;
+                        return Some(PlainChain { ends, stationary: true, keeps_to_start });
                     }
                     at = next;
                 }
                 PlainStep::Dies => break,
             }
         }
-        Some(PlainChain { ends, stationary: false })
+        Some(PlainChain { ends, stationary: false, keeps_to_start: false })
     }
 
     /// The state a plain text of `chars` characters (at least one) ends in; `None` when
@@ -81,10 +86,10 @@ impl PlainChain {
         }
     }
 
-    /// Whether every plain text ends in `q` (a string's body, when `q` is where the
-    /// chain starts).
-    pub(super) fn keeps_to(&self, q: LexState) -> bool {
-        self.stationary && self.ends == [q]
+    /// Whether every plain text ends in the state the chain starts from (or in states
+    /// taken for it, [`Stepper`]): a string's body.
+    pub(super) fn keeps_to_start(&self) -> bool {
+        self.keeps_to_start
     }
 }
 
@@ -99,8 +104,10 @@ enum PlainStep {
     Apart,
 }
 
-/// What every plain character does from `s`, byte by byte.
-fn plain_step(lexer: &Lexer, s: LexState) -> PlainStep {
+/// What every plain character does from `s`, byte by byte: `To` the state the first
+/// reaches when every one reaches it or a state taken for it ([`Stepper`]).
+fn plain_step(stepper: Stepper<'_>, s: LexState) -> PlainStep {
+    let lexer = stepper.lexer;
     let (mut reached, mut died) = (None, false);
     let mut seen: HashSet<(LexState, u8)> = HashSet::new();
     let mut pending = vec![(s, PlainText::BOUNDARY)];
@@ -114,7 +121,7 @@ fn plain_step(lexer: &Lexer, s: LexState) -> PlainStep {
                 }
                 died = true;
             } else if next_within == PlainText::BOUNDARY {
-                if reached.is_some_and(|r| r != next) {
+                if reached.is_some_and(|r| !stepper.same(r, next)) {
                     return PlainStep::Apart;
                 }
                 reached = Some(next);
