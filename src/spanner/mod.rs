@@ -57,7 +57,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
-use plain::{PlainChain, PlainSteps};
+use plain::{PlainChain, PlainExceptions, PlainSteps};
 use subtrees::SubtreeWalks;
 
 pub use derive::{Derivation, Plan};
@@ -97,6 +97,12 @@ impl Default for SpannerConfig {
 /// bit set ([`Walk::tokens_by_class`]): reading the set back costs a word per 64 ids, at
 /// this ratio about one per two ids, below the sort it replaces.
 const DENSE_CLASS_RATIO: usize = 32;
+
+/// How many of the plain tokens must hold no exception of a row's state
+/// ([`PlainExceptions`]) for the row to take them as one class and walk the rest, as a
+/// fraction (numerator, denominator): below it, walking the rest costs more than the
+/// other ways of taking plain tokens.
+const MOST_PLAIN_TOKENS: (usize, usize) = (1, 2);
 
 /// A closed lexeme as the parser receives it: the candidate terminals that reach the
 /// parser, and whether it may instead be skipped (one candidate is `%ignore`d).
@@ -718,7 +724,7 @@ fn build_row(
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
         let Some(shortest) = shortest(byte) else { continue };
-        if 1 + trie.height(child) < shortest || (plain_from_q && walk.skips(child)) {
+        if 1 + trie.height(child) < shortest || (plain_from_q && (walk.skips(child) || walk.left_to_exceptions(child))) {
             continue;
         }
         walk.shortest = shortest;
@@ -738,6 +744,7 @@ fn build_row(
             }
         }
     }
+    walk.walk_exceptions(q);
     let (mut classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
     classes.sort_by(class_order);
     SpannerRow { classes, tokens: tokens.into() }
@@ -811,6 +818,11 @@ struct Walk<'a> {
     /// Plain-text tokens, and the class they are in: the walk skips them.
     plain: Option<&'a PlainTokens>,
     plain_class: Option<u32>,
+    /// With `plain_class`, when it holds only the plain tokens holding no exception of
+    /// the row's state ([`PlainExceptions`]): the exceptions, and the class's tokens as a
+    /// bitmap like [`PlainTokens::bitmap`].
+    exceptions: Option<PlainExceptions>,
+    plain_kept: Option<Vec<u32>>,
     /// What plain text does from each lexer state, when the walk may take plain tokens
     /// by count, and the chains found, by state and length: a row splits many subtrees
     /// that lead to one state (the other strings' body).
@@ -853,6 +865,8 @@ impl<'a> Walk<'a> {
             shortest: 0,
             plain: None,
             plain_class: None,
+            exceptions: None,
+            plain_kept: None,
             plain_steps: plain_steps.filter(|_| !vocab.trie().plain_tokens().ids().is_empty()),
             chains: HashMap::new(),
         }
@@ -864,7 +878,7 @@ impl<'a> Walk<'a> {
         self.gather_at(node, depth, q);
         self.push_children(node, depth, q);
         while let Some((child, depth, q)) = self.take_next_child() {
-            if depth + self.trie.height(child) < self.shortest || self.skips(child) {
+            if depth + self.trie.height(child) < self.shortest || self.skips(child) || self.left_to_exceptions(child) {
                 continue;
             }
             let byte = self.trie.nodes()[child].byte;
@@ -881,7 +895,9 @@ impl<'a> Walk<'a> {
     /// tokens from then on; whether it did.
     fn take_plain_from(&mut self, q: LexState, min_bytes: usize) -> bool {
         let plain = self.trie.plain_tokens();
-        let Some(chain) = self.chain(q, plain.max_chars()) else { return false };
+        let Some(chain) = self.chain(q, plain.max_chars()) else {
+            return min_bytes <= 1 && self.take_plain_but_exceptions(q);
+        };
         self.plain = Some(plain);
         if chain.keeps_to_start() && min_bytes <= 1 {
             self.plain_class = Some(self.class_of(0, q));
@@ -893,6 +909,62 @@ impl<'a> Walk<'a> {
             }
         }
         true
+    }
+
+    /// Gather the plain tokens holding no exception ([`PlainExceptions`]) of `q` as one
+    /// class ending in `q`, when those are most plain tokens, and skip plain tokens from
+    /// then on, leaving those holding an exception to [`Walk::walk_exceptions`]; whether
+    /// it did.
+    fn take_plain_but_exceptions(&mut self, q: LexState) -> bool {
+        let plain = self.trie.plain_tokens();
+        let Some(exceptions) = self.plain_steps.and_then(|_| PlainExceptions::of(self.stepper, q)) else { return false };
+        let mut kept = plain.bitmap().to_vec();
+        for byte in exceptions.bytes() {
+            kept.iter_mut().zip(plain.holding(byte)).for_each(|(word, holding)| *word &= !holding);
+        }
+        let kept_count: usize = kept.iter().map(|w| w.count_ones() as usize).sum();
+        if kept_count * MOST_PLAIN_TOKENS.1 < plain.ids().len() * MOST_PLAIN_TOKENS.0 {
+            return false;
+        }
+        self.plain = Some(plain);
+        self.plain_class = Some(self.class_of(0, q));
+        self.exceptions = Some(exceptions);
+        self.plain_kept = Some(kept);
+        true
+    }
+
+    /// Whether `node` is where a plain text first meets an exception (while the walk
+    /// skips plain tokens): [`Walk::walk_exceptions`] walks its subtree.
+    fn left_to_exceptions(&self, node: usize) -> bool {
+        match (self.exceptions, self.plain) {
+            (Some(exceptions), Some(plain)) => exceptions.start_at(plain, node, self.trie.nodes()[node].byte),
+            _ => false,
+        }
+    }
+
+    /// With exceptions ([`Walk::take_plain_but_exceptions`]), walk every subtree where a
+    /// plain text first meets one, from lexer state `q`: the plain text before it keeps
+    /// the lexer in `q` (or in states taken for it, [`Stepper`]).
+    fn walk_exceptions(&mut self, q: LexState) {
+        let Some(exceptions) = self.exceptions else { return };
+        let Some(plain) = self.plain.take() else { return };
+        let mut starts: Vec<u32> = exceptions.bytes().flat_map(|byte| plain.first_after_plain(byte)).copied().collect();
+        starts.sort_unstable();
+        // Tokens this short are gathered in a whole row (the depth below only counts
+        // against it).
+        debug_assert!(self.shortest <= 1);
+        let mut walked_to = 0;
+        for start in starts.into_iter().map(|node| node as usize) {
+            if start < walked_to {
+                continue;
+            }
+            walked_to = self.trie.nodes()[start].subtree_end();
+            self.path.truncate(1);
+            if let Some(next) = self.step(q, self.trie.nodes()[start].byte) {
+                self.walk_from(start, 1, next);
+            }
+        }
+        self.plain = Some(plain);
     }
 
     /// Gather the plain tokens at and below `node` (whose path is plain text of one or
@@ -1157,15 +1229,15 @@ impl<'a> Walk<'a> {
     fn tokens_by_class(&self, listing: Listing) -> (Vec<u32>, Vec<ClassTokens>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
-        let plain = self.plain_class.zip(self.plain);
-        if let Some((class, plain)) = plain {
-            sizes[class as usize] += plain.ids().len() as u32;
+        let plain = self.plain_class.zip(self.plain).map(|(class, plain)| (class, self.plain_kept.as_deref().unwrap_or(plain.bitmap())));
+        if let Some((class, kept)) = plain {
+            sizes[class as usize] += kept.iter().map(|w| w.count_ones()).sum::<u32>();
         }
         let mut sets: Vec<Option<BitSet>> = sizes
             .iter()
             .enumerate()
             .map(|(class, &size)| match plain.filter(|&(c, _)| c as usize == class) {
-                Some((_, plain)) => Some(BitSet::from_words(plain.bitmap(), self.token_count)),
+                Some((_, kept)) => Some(BitSet::from_words(kept, self.token_count)),
                 None => (size as usize * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count)),
             })
             .collect();

@@ -10,7 +10,7 @@
 
 use super::{step_outcome, Stepper};
 use crate::lexer::LexState;
-use crate::tokenizer::PlainText;
+use crate::tokenizer::{PlainText, PlainTokens};
 use hashbrown::HashSet;
 use std::sync::OnceLock;
 
@@ -91,6 +91,88 @@ impl PlainChain {
     pub(super) fn keeps_to_start(&self) -> bool {
         self.keeps_to_start
     }
+}
+
+/// The plain characters that do not keep a lexer state where it is, when they are few:
+/// printable ASCII bytes, and maybe every character beyond ASCII. A string whose
+/// `pattern` is unanchored (`wifi`: any string holding `wifi`) keeps to itself on all
+/// plain text but the pattern's first letter. The row of such a state takes the plain
+/// tokens holding none of them as one class
+/// ([`PlainTokens::holding`]) and walks the others from where they first meet an
+/// exception ([`PlainTokens::first_after_plain`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PlainExceptions {
+    /// The ASCII bytes, one bit each.
+    ascii: u128,
+    /// Whether the characters beyond ASCII are exceptions too (they do not all keep
+    /// the state where it is).
+    beyond_ascii: bool,
+}
+
+impl PlainExceptions {
+    /// The exceptions from lexer state `q` (not the start state), when every other
+    /// plain character keeps `q` where it is (or in a state taken for it, [`Stepper`]),
+    /// closing nothing. `None` when the only plain characters keeping `q` are ASCII.
+    pub(super) fn of(stepper: Stepper<'_>, q: LexState) -> Option<PlainExceptions> {
+        let lexer = stepper.lexer;
+        if lexer.is_start(q) {
+            return None;
+        }
+        let keeps = |next: LexState| !next.is_dead() && stepper.same(next, q);
+        let ascii = (0x20..0x7F_u8)
+            .filter(|&byte| PlainText::step(PlainText::BOUNDARY, byte).is_some() && !keeps(lexer.next(q, byte)))
+            .fold(0u128, |set, byte| set | 1 << (byte - 0x20));
+        let beyond_ascii = !beyond_ascii_keeps(stepper, q);
+        let exceptions = PlainExceptions { ascii, beyond_ascii };
+        (ascii.count_ones() < 93 || !beyond_ascii).then_some(exceptions)
+    }
+
+    /// The exceptions, ASCII bytes ascending, then a byte standing for every character
+    /// beyond ASCII (`0xC2`, the first to start one) if they are exceptions.
+    pub(super) fn bytes(self) -> impl Iterator<Item = u8> {
+        let ascii = (0..95_u8).filter(move |&i| self.ascii >> i & 1 == 1).map(|i| i + 0x20);
+        ascii.chain(self.beyond_ascii.then_some(0xC2))
+    }
+
+    /// Whether trie node `node`, of byte `byte`, is where a plain text first meets an
+    /// exception ([`PlainTokens::first_after_plain`] of one).
+    pub(super) fn start_at(self, plain: &PlainTokens, node: usize, byte: u8) -> bool {
+        match byte {
+            0x20..=0x7E => self.ascii >> (byte - 0x20) & 1 == 1 && plain.is_plain(node),
+            0xC2..=0xF4 => self.beyond_ascii && plain.within_char(node),
+            _ => false,
+        }
+    }
+}
+
+/// Whether every plain character beyond ASCII keeps `q` where it is (or in a state taken
+/// for it), through all of its bytes and closing nothing.
+fn beyond_ascii_keeps(stepper: Stepper<'_>, q: LexState) -> bool {
+    let lexer = stepper.lexer;
+    let mut seen: HashSet<(LexState, u8)> = HashSet::new();
+    let mut pending: Vec<(LexState, u8)> = (0x80..=u8::MAX)
+        .filter_map(|byte| Some((lexer.next(q, byte), PlainText::step(PlainText::BOUNDARY, byte)?)))
+        .collect();
+    while let Some((at, within)) = pending.pop() {
+        if at.is_dead() {
+            return false;
+        }
+        if within == PlainText::BOUNDARY {
+            if !stepper.same(at, q) {
+                return false;
+            }
+            continue;
+        }
+        for byte in 0x80..=u8::MAX {
+            if let Some(next_within) = PlainText::step(within, byte) {
+                let next = lexer.next(at, byte);
+                if seen.insert((next, next_within)) {
+                    pending.push((next, next_within));
+                }
+            }
+        }
+    }
+    true
 }
 
 /// What every plain character does from one lexer state.

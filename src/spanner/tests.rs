@@ -543,3 +543,66 @@ fn gathered_lists_keep_their_order_across_chunks() {
     let expected: Vec<(u32, u32)> = ids.iter().enumerate().map(|(i, &id)| (id, i as u32 % 7)).collect();
     assert_eq!(back, expected);
 }
+
+/// Each prefix's row: its tokens' fates equal feeding them, and equal the row walked
+/// without taking plain tokens by count; the row state of each prefix.
+fn assert_rows_equal_walked(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>], prefixes: &[&[u8]]) -> Vec<LexState> {
+    assert_rows_equal_feeding(compiled, tokens, prefixes);
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.to_vec(), None));
+    let spanner = TokenSpanner::new(Arc::clone(compiled), Arc::clone(&vocab));
+    let lexer = compiled.lexer();
+    let mut states = Vec::new();
+    for prefix in prefixes {
+        let mut r = Recognizer::new(Arc::clone(compiled));
+        r.feed(prefix).unwrap();
+        let q = spanner.row_state(r.lex_state());
+        let walked = build_row(spanner.stepper(), &vocab, q, &SubtreeWalks::new(0), |_| Some(1), None);
+        assert_eq!(fates(lexer, &spanner.row(q)), fates(lexer, &walked), "{prefix:?}");
+        states.push(q);
+    }
+    states
+}
+
+#[test]
+fn strings_with_an_unanchored_pattern_take_plain_tokens_by_count_or_but_for_a_few_bytes() {
+    // A string holding `wi` somewhere. Before the match, plain text keeps the lexer where
+    // it is but for `w`; past it, the DFA still tracks partial matches (`w`, `wi` again),
+    // which no token tells apart from the rest: plain text keeps it there.
+    let body = r#"([^"\\\x00-\x1f]|\\.)*"#;
+    let g = bnf_with("s: STR | STR s", &[("STR", &format!("\"{body}wi{body}\""), false)]);
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 7] = [b"a", b"w", b"i", b" ", "é".as_bytes(), b"\"", b"\\"];
+    let tokens = tokens_over(&alphabet, &[&[0xC3], b"aaaaw", b"wi\"", "éaé".as_bytes()]);
+    let prefixes: [&[u8]; 6] = [b"\"", b"\"a", b"\"w", b"\"awi", b"\"awiw", b"\"awiaw"];
+    let states = assert_rows_equal_walked(&compiled, &tokens, &prefixes);
+
+    let vocab = Vocabulary::from_token_bytes(tokens, None);
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::new(vocab.clone()));
+    let steps = PlainSteps::new(compiled.lexer().state_count());
+    let max_chars = vocab.trie().plain_tokens().max_chars();
+    let chain = |q| PlainChain::of(&steps, spanner.stepper(), q, max_chars);
+    let exceptions = |q| PlainExceptions::of(spanner.stepper(), q).map(|e| e.bytes().collect::<Vec<u8>>());
+    // Before the match: no chain, but for `w` plain text keeps to the state.
+    assert!(chain(states[1]).is_none());
+    assert_eq!(exceptions(states[1]), Some(vec![b'w']));
+    // Past it: plain text keeps to the state, `w` and all.
+    for &q in &states[3..] {
+        assert!(chain(q).is_some_and(|chain| chain.keeps_to_start()), "{q:?}");
+    }
+}
+
+#[test]
+fn strings_of_ascii_leave_the_characters_beyond_it_to_their_walk() {
+    // Plain ASCII keeps the body where it is; a character beyond ASCII kills the lexer.
+    let g = bnf_with("s: STR | STR s", &[("STR", r#""[ !#-\[\]-~]*""#, false)]);
+    let compiled = Arc::new(CompiledGrammar::new(&g).unwrap());
+    let alphabet: [&[u8]; 6] = [b"a", b" ", b"b", b"c", "é".as_bytes(), b"\""];
+    let tokens = tokens_over(&alphabet, &[&[0xE2], &[0xE2, 0x82], "€".as_bytes(), "a€".as_bytes(), b"ab\"", "aé\"".as_bytes()]);
+    let prefixes: [&[u8]; 3] = [b"\"", b"\"a", b"\"a b"];
+    let states = assert_rows_equal_walked(&compiled, &tokens, &prefixes);
+
+    let vocab = Arc::new(Vocabulary::from_token_bytes(tokens, None));
+    let spanner = TokenSpanner::new(Arc::clone(&compiled), vocab);
+    let exceptions = PlainExceptions::of(spanner.stepper(), states[1]).map(|e| e.bytes().collect::<Vec<u8>>());
+    assert_eq!(exceptions, Some(vec![0xC2]), "every character beyond ASCII");
+}

@@ -99,6 +99,15 @@ pub struct PlainTokens {
     /// By node: the first of it and its next siblings holding a token that is not plain
     /// text, else where its parent's subtree ends.
     next_other: Vec<u32>,
+    /// By printable ASCII byte (from `0x20`), the plain tokens holding it, and the plain
+    /// tokens holding a character beyond ASCII, as bitmaps like `bitmap`
+    /// ([`PlainTokens::holding`]).
+    holding: Vec<Vec<u32>>,
+    beyond_ascii: Vec<u32>,
+    /// By printable ASCII byte (from `0x20`), then for the bytes starting a character
+    /// beyond ASCII: the nodes of that byte whose parent's path is plain text, ascending
+    /// ([`PlainTokens::first_after_plain`]).
+    after_plain: Vec<Vec<u32>>,
 }
 
 impl PlainTokens {
@@ -114,16 +123,32 @@ impl PlainTokens {
         let mut chars = vec![0u16; nodes.len()];
         let mut by_chars: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
         let mut parents: Vec<usize> = Vec::new();
+        // By node on the path: the printable ASCII bytes on the path to it, and whether a
+        // byte beyond ASCII is.
+        let mut path_bytes: Vec<(u128, bool)> = Vec::new();
+        let mut plain_bytes: Vec<(u32, (u128, bool))> = Vec::new();
+        let mut after_plain: Vec<Vec<u32>> = vec![Vec::new(); AFTER_PLAIN_KEYS];
         let (mut plain, mut other, mut within) = (Bits::new(nodes.len()), Bits::new(nodes.len()), Bits::new(nodes.len()));
         states[0] = Some(PlainText::BOUNDARY);
         for node in 1..nodes.len() {
             while parents.last().is_some_and(|&p| nodes[p].subtree_end() <= node) {
                 parents.pop();
+                path_bytes.pop();
             }
             let parent = parents.last().copied().unwrap_or(0);
-            states[node] = states[parent].and_then(|s| PlainText::step(s, nodes[node].byte));
+            let (ascii, beyond) = path_bytes.last().copied().unwrap_or((0, false));
+            let byte = nodes[node].byte;
+            let bytes = match byte {
+                0x20..=0x7E => (ascii | 1 << (byte - 0x20), beyond),
+                0x80..=0xFF => (ascii, true),
+                _ => (ascii, beyond),
+            };
+            states[node] = states[parent].and_then(|s| PlainText::step(s, byte));
             if states[node] == Some(PlainText::BOUNDARY) && usize::from(chars[parent]) == Self::MAX_CHARS {
                 states[node] = None;
+            }
+            if let Some(key) = after_plain_key(byte).filter(|_| starts_plain_char(byte, states[node])) {
+                after_plain[key].push(node as u32);
             }
             if states[node] == Some(PlainText::BOUNDARY) {
                 plain.insert(node);
@@ -133,8 +158,9 @@ impl PlainTokens {
                     by_chars.resize(n + 1, Vec::new());
                 }
                 // The stack holds the path's nodes above this one, but the root.
-                let bytes = parents.len() as u16 + 1;
-                by_chars[n].extend(trie.tokens_at(node).iter().map(|&id| (bytes, id)));
+                let length = parents.len() as u16 + 1;
+                by_chars[n].extend(trie.tokens_at(node).iter().map(|&id| (length, id)));
+                plain_bytes.extend(trie.tokens_at(node).iter().map(|&id| (id, bytes)));
             } else {
                 chars[node] = chars[parent];
                 if states[node].is_some() {
@@ -145,6 +171,7 @@ impl PlainTokens {
                 }
             }
             parents.push(node);
+            path_bytes.push(bytes);
         }
         // Children come after their parents: one backward pass lifts `other` to ancestors.
         for node in (0..nodes.len()).rev() {
@@ -161,7 +188,8 @@ impl PlainTokens {
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
         let next_other = next_other(trie, &other);
-        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, below, within, plain, other, next_other }
+        let (holding, beyond_ascii) = holding(&plain_bytes, bitmap.len());
+        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, below, within, plain, other, next_other, holding, beyond_ascii, after_plain }
     }
 
     /// The ids of the plain-text tokens, ascending.
@@ -266,6 +294,50 @@ impl PlainTokens {
         &self.bitmap
     }
 
+    /// The plain tokens holding `byte`, as a bitmap like [`PlainTokens::bitmap`]: empty
+    /// for a byte no plain token holds (one outside printable ASCII); for a byte beyond
+    /// ASCII, those holding any byte beyond ASCII.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["ab", "b", "wé", "\"w"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let plain = vocab.trie().plain_tokens();
+    /// assert_eq!(plain.holding(b'b'), &[0b011]);
+    /// assert_eq!(plain.holding(b'w'), &[0b100]); // `"w` is not plain text
+    /// assert_eq!(plain.holding(0xC3), &[0b100]);
+    /// assert!(plain.holding(b'\n').iter().all(|&w| w == 0));
+    /// ```
+    pub fn holding(&self, byte: u8) -> &[u32] {
+        match byte {
+            0x20..=0x7E => &self.holding[usize::from(byte - 0x20)],
+            0x80..=0xFF => &self.beyond_ascii,
+            _ => &[],
+        }
+    }
+
+    /// The trie nodes of `byte` that end a plain path ([`PlainTokens::is_plain`]), or,
+    /// for a byte beyond ASCII, of every byte starting a character beyond ASCII after a
+    /// plain path ([`PlainTokens::within_char`]); ascending. Empty for a byte that does
+    /// not start a plain character.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["w", "aw", "ww", "\"w", "éw"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// let trie = vocab.trie();
+    /// let at = |t: &str| trie.lookup(t.as_bytes()).unwrap() as u32;
+    /// // Not after `"`, which is not plain text.
+    /// assert_eq!(trie.plain_tokens().first_after_plain(b'w'), &[at("aw"), at("w"), at("ww"), at("éw")]);
+    /// let e_lead = trie.lookup(&"é".as_bytes()[..1]).unwrap() as u32;
+    /// assert_eq!(trie.plain_tokens().first_after_plain(0xC3), &[e_lead]);
+    /// ```
+    pub fn first_after_plain(&self, byte: u8) -> &[u32] {
+        after_plain_key(byte).map_or(&[], |key| &self.after_plain[key])
+    }
+
     /// Whether the bytes on the path to trie node `node` are plain text (so are the
     /// tokens at it).
     pub fn is_plain(&self, node: usize) -> bool {
@@ -296,6 +368,49 @@ impl PlainTokens {
     pub fn next_other(&self, node: usize) -> usize {
         self.next_other[node] as usize
     }
+}
+
+/// Keys of [`PlainTokens::first_after_plain`]: one per printable ASCII byte, one for the
+/// bytes starting a character beyond ASCII.
+const AFTER_PLAIN_KEYS: usize = 0x7F - 0x20 + 1;
+
+/// The key of `byte` in [`PlainTokens::first_after_plain`], if it starts a plain character.
+fn after_plain_key(byte: u8) -> Option<usize> {
+    match byte {
+        b'"' | b'\\' => None,
+        0x20..=0x7E => Some(usize::from(byte - 0x20)),
+        0xC2..=0xF4 => Some(AFTER_PLAIN_KEYS - 1),
+        _ => None,
+    }
+}
+
+/// Whether a node of `byte` whose path is in [`PlainText`] state `state` (`None`: not
+/// plain text, or too long) is one of [`PlainTokens::first_after_plain`]: an ASCII byte
+/// ending a plain path, or a byte starting a character beyond ASCII after one.
+fn starts_plain_char(byte: u8, state: Option<u8>) -> bool {
+    match state {
+        Some(PlainText::BOUNDARY) => byte.is_ascii(),
+        Some(_) => (0xC2..=0xF4).contains(&byte),
+        None => false,
+    }
+}
+
+/// By printable ASCII byte, the bitmap of the plain tokens holding it, and the bitmap of
+/// those holding a byte beyond ASCII, given each plain token's bytes (`words` words each).
+fn holding(plain_bytes: &[(u32, (u128, bool))], words: usize) -> (Vec<Vec<u32>>, Vec<u32>) {
+    let mut holding = vec![vec![0u32; words]; usize::from(0x7F - 0x20_u8)];
+    let mut beyond_ascii = vec![0u32; words];
+    for &(id, (mut ascii, beyond)) in plain_bytes {
+        let (word, bit) = (id as usize / 32, 1 << (id % 32));
+        while ascii != 0 {
+            holding[ascii.trailing_zeros() as usize][word] |= bit;
+            ascii &= ascii - 1;
+        }
+        if beyond {
+            beyond_ascii[word] |= bit;
+        }
+    }
+    (holding, beyond_ascii)
 }
 
 /// By node, [`PlainTokens::next_other`]: each parent's children, last to first.
