@@ -124,7 +124,7 @@ impl PlainExceptions {
             .fold(0u128, |set, byte| set | 1 << (byte - 0x20));
         let beyond_ascii = !beyond_ascii_keeps(stepper, q);
         let exceptions = PlainExceptions { ascii, beyond_ascii };
-        (ascii.count_ones() < 93 || !beyond_ascii).then_some(exceptions)
+        (ascii.count_ones() < PLAIN_ASCII || !beyond_ascii).then_some(exceptions)
     }
 
     /// The exceptions, ASCII bytes ascending, then a byte standing for every character
@@ -144,6 +144,9 @@ impl PlainExceptions {
         }
     }
 }
+
+/// How many printable ASCII bytes are plain characters: all but `"` and `\`.
+const PLAIN_ASCII: u32 = 93;
 
 /// Whether every plain character beyond ASCII keeps `q` where it is (or in a state taken
 /// for it), through all of its bytes and closing nothing.

@@ -105,7 +105,7 @@ pub struct PlainTokens {
     holding: Vec<Vec<u32>>,
     beyond_ascii: Vec<u32>,
     /// By printable ASCII byte (from `0x20`), then for the bytes starting a character
-    /// beyond ASCII: the nodes of that byte whose parent's path is plain text, ascending
+    /// beyond ASCII: the nodes of that byte right after a plain path, ascending
     /// ([`PlainTokens::first_after_plain`]).
     after_plain: Vec<Vec<u32>>,
 }

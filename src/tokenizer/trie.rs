@@ -543,18 +543,6 @@ impl ByteBuckets {
         ByteBuckets(self.0 | other.0)
     }
 
-    /// Whether some bucket is in both.
-    ///
-    /// # Example
-    /// ```
-    /// use stackmask::tokenizer::ByteBuckets;
-    /// assert!(ByteBuckets::of(b"ab").meets(ByteBuckets::of(b"bc")));
-    /// assert!(!ByteBuckets::of(b"ab").meets(ByteBuckets::of(b"cd")));
-    /// ```
-    pub fn meets(self, other: ByteBuckets) -> bool {
-        self.0 & other.0 != 0
-    }
-
     /// Whether every bucket of `self` is in `other`.
     pub fn is_subset(self, other: ByteBuckets) -> bool {
         self.0 & !other.0 == 0
