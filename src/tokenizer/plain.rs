@@ -126,7 +126,8 @@ impl PlainTokens {
         // By node on the path: the printable ASCII bytes on the path to it, and whether a
         // byte beyond ASCII is.
         let mut path_bytes: Vec<(u128, bool)> = Vec::new();
-        let mut plain_bytes: Vec<(u32, (u128, bool))> = Vec::new();
+        let ids_end = trie.subtree_tokens(TokenTrie::ROOT).iter().max().map_or(0, |&id| id as usize + 1);
+        let mut holding = Holding::new(ids_end.div_ceil(32));
         let mut after_plain: Vec<Vec<u32>> = vec![Vec::new(); AFTER_PLAIN_KEYS];
         let (mut plain, mut other, mut within) = (Bits::new(nodes.len()), Bits::new(nodes.len()), Bits::new(nodes.len()));
         states[0] = Some(PlainText::BOUNDARY);
@@ -160,7 +161,7 @@ impl PlainTokens {
                 // The stack holds the path's nodes above this one, but the root.
                 let length = parents.len() as u16 + 1;
                 by_chars[n].extend(trie.tokens_at(node).iter().map(|&id| (length, id)));
-                plain_bytes.extend(trie.tokens_at(node).iter().map(|&id| (id, bytes)));
+                trie.tokens_at(node).iter().for_each(|&id| holding.insert(id, bytes));
             } else {
                 chars[node] = chars[parent];
                 if states[node].is_some() {
@@ -188,7 +189,9 @@ impl PlainTokens {
         let mut bitmap = vec![0u32; ids.last().map_or(0, |&id| id as usize / 32 + 1)];
         ids.iter().for_each(|&id| bitmap[id as usize / 32] |= 1 << (id % 32));
         let next_other = next_other(trie, &other);
-        let (holding, beyond_ascii) = holding(&plain_bytes, bitmap.len());
+        let Holding { mut ascii, mut beyond_ascii } = holding;
+        ascii.iter_mut().chain([&mut beyond_ascii]).for_each(|bits| bits.truncate(bitmap.len()));
+        let holding = ascii;
         PlainTokens { ids, bitmap, by_chars, bytes_by_chars, below, within, plain, other, next_other, holding, beyond_ascii, after_plain }
     }
 
@@ -395,22 +398,31 @@ fn starts_plain_char(byte: u8, state: Option<u8>) -> bool {
     }
 }
 
-/// By printable ASCII byte, the bitmap of the plain tokens holding it, and the bitmap of
-/// those holding a byte beyond ASCII, given each plain token's bytes (`words` words each).
-fn holding(plain_bytes: &[(u32, (u128, bool))], words: usize) -> (Vec<Vec<u32>>, Vec<u32>) {
-    let mut holding = vec![vec![0u32; words]; usize::from(0x7F - 0x20_u8)];
-    let mut beyond_ascii = vec![0u32; words];
-    for &(id, (mut ascii, beyond)) in plain_bytes {
+/// By printable ASCII byte (from `0x20`), the bitmap of the plain tokens holding it, and
+/// the bitmap of those holding a byte beyond ASCII, filled token by token.
+struct Holding {
+    ascii: Vec<Vec<u32>>,
+    beyond_ascii: Vec<u32>,
+}
+
+impl Holding {
+    /// Empty bitmaps of `words` words.
+    fn new(words: usize) -> Holding {
+        Holding { ascii: vec![vec![0; words]; usize::from(0x7F - 0x20_u8)], beyond_ascii: vec![0; words] }
+    }
+
+    /// Token `id`, holding the printable ASCII bytes `bytes.0` (bit `b - 0x20` for byte
+    /// `b`) and, if `bytes.1`, bytes beyond ASCII.
+    fn insert(&mut self, id: u32, (mut ascii, beyond): (u128, bool)) {
         let (word, bit) = (id as usize / 32, 1 << (id % 32));
         while ascii != 0 {
-            holding[ascii.trailing_zeros() as usize][word] |= bit;
+            self.ascii[ascii.trailing_zeros() as usize][word] |= bit;
             ascii &= ascii - 1;
         }
         if beyond {
-            beyond_ascii[word] |= bit;
+            self.beyond_ascii[word] |= bit;
         }
     }
-    (holding, beyond_ascii)
 }
 
 /// By node, [`PlainTokens::next_other`]: each parent's children, last to first.
