@@ -779,7 +779,7 @@ fn walk_subtree(stepper: Stepper<'_>, vocab: &Vocabulary, node: usize, q: LexSta
 /// integers: lexeme sequences are interned as they grow, so a class is keyed by a sequence
 /// id and an end state, and tokens are gathered as slices of the trie's id list.
 struct Walk<'a> {
-    lexer: &'a Lexer,
+    /// The lexer (`stepper.lexer`), and which states the walk may take for one another.
     stepper: Stepper<'a>,
     trie: &'a TokenTrie,
     /// The vocabulary's size: every id in the trie is below it.
@@ -822,7 +822,7 @@ struct Walk<'a> {
     /// the row's state ([`PlainExceptions`]): the exceptions, and the class's tokens as a
     /// bitmap like [`PlainTokens::bitmap`].
     exceptions: Option<PlainExceptions>,
-    plain_kept: Option<Vec<u32>>,
+    plain_kept: Option<(Vec<u32>, u32)>,
     /// What plain text does from each lexer state, when the walk may take plain tokens
     /// by count, and the chains found, by state and length: a row splits many subtrees
     /// that lead to one state (the other strings' body).
@@ -845,7 +845,6 @@ impl<'a> Walk<'a> {
     /// `plain_steps` when the vocabulary has any.
     fn new(stepper: Stepper<'a>, vocab: &'a Vocabulary, plain_steps: Option<&'a PlainSteps>) -> Walk<'a> {
         Walk {
-            lexer: stepper.lexer,
             stepper,
             trie: vocab.trie(),
             token_count: vocab.len(),
@@ -922,14 +921,14 @@ impl<'a> Walk<'a> {
         for byte in exceptions.bytes() {
             kept.iter_mut().zip(plain.holding(byte)).for_each(|(word, holding)| *word &= !holding);
         }
-        let kept_count: usize = kept.iter().map(|w| w.count_ones() as usize).sum();
-        if kept_count * MOST_PLAIN_TOKENS.1 < plain.ids().len() * MOST_PLAIN_TOKENS.0 {
+        let kept_count: u32 = kept.iter().map(|w| w.count_ones()).sum();
+        if kept_count as usize * MOST_PLAIN_TOKENS.1 < plain.ids().len() * MOST_PLAIN_TOKENS.0 {
             return false;
         }
         self.plain = Some(plain);
         self.plain_class = Some(self.class_of(0, q));
         self.exceptions = Some(exceptions);
-        self.plain_kept = Some(kept);
+        self.plain_kept = Some((kept, kept_count));
         true
     }
 
@@ -947,6 +946,8 @@ impl<'a> Walk<'a> {
     /// the lexer in `q` (or in states taken for it, [`Stepper`]).
     fn walk_exceptions(&mut self, q: LexState) {
         let Some(exceptions) = self.exceptions else { return };
+        // Without `plain` the walk gathers every token below a start, plain or not: the
+        // walk so far left them all.
         let Some(plain) = self.plain.take() else { return };
         let mut starts: Vec<u32> = exceptions.bytes().flat_map(|byte| plain.first_after_plain(byte)).copied().collect();
         starts.sort_unstable();
@@ -1076,7 +1077,7 @@ impl<'a> Walk<'a> {
     fn subtree_stays_in(&mut self, node: usize, q: LexState) -> bool {
         let nodes = self.trie.nodes();
         // The first child's byte must loop too: one lookup that settles most nodes.
-        if node + 1 >= nodes[node].subtree_end() || !self.stepper.same(self.lexer.next(q, nodes[node + 1].byte), q) {
+        if node + 1 >= nodes[node].subtree_end() || !self.stepper.same(self.stepper.lexer.next(q, nodes[node + 1].byte), q) {
             return false;
         }
         self.trie.descendant_bytes(node).is_subset(self.loops_of(q))
@@ -1087,7 +1088,7 @@ impl<'a> Walk<'a> {
         if let Some((_, loops)) = self.last_loops.filter(|&(last, _)| last == q) {
             return loops;
         }
-        let (lexer, stepper) = (self.lexer, self.stepper);
+        let (lexer, stepper) = (self.stepper.lexer, self.stepper);
         let loops = *self.loops.entry(q).or_insert_with(|| ByteBuckets::within(|b| stepper.same(lexer.next(q, b), q)));
         self.last_loops = Some((q, loops));
         loops
@@ -1161,7 +1162,7 @@ impl<'a> Walk<'a> {
     /// Feed one byte as the recognizer does ([`step_outcome`]), recording a closed lexeme;
     /// `None` when the lexer dies.
     fn step(&mut self, q: LexState, byte: u8) -> Option<LexState> {
-        let (closes, next) = step_outcome(self.lexer, q, byte)?;
+        let (closes, next) = step_outcome(self.stepper.lexer, q, byte)?;
         if closes {
             if let Some(lexeme) = self.lexeme_closed_in(q) {
                 let parent = *self.path.last().expect("the empty sequence is never popped");
@@ -1186,7 +1187,7 @@ impl<'a> Walk<'a> {
         if let Some(&closed) = self.closes.get(&q) {
             return closed;
         }
-        let closed = Lexeme::closed_in(self.lexer, q).map(|lexeme| self.lexemes.intern(&lexeme));
+        let closed = Lexeme::closed_in(self.stepper.lexer, q).map(|lexeme| self.lexemes.intern(&lexeme));
         self.closes.insert(q, closed);
         closed
     }
@@ -1229,15 +1230,18 @@ impl<'a> Walk<'a> {
     fn tokens_by_class(&self, listing: Listing) -> (Vec<u32>, Vec<ClassTokens>) {
         let mut sizes = vec![0u32; self.class_keys.len()];
         self.gathered().for_each(|(tokens, class)| sizes[class as usize] += tokens.len() as u32);
-        let plain = self.plain_class.zip(self.plain).map(|(class, plain)| (class, self.plain_kept.as_deref().unwrap_or(plain.bitmap())));
-        if let Some((class, kept)) = plain {
-            sizes[class as usize] += kept.iter().map(|w| w.count_ones()).sum::<u32>();
+        let plain = self.plain_class.zip(self.plain).map(|(class, plain)| match &self.plain_kept {
+            Some((kept, count)) => (class, kept.as_slice(), *count),
+            None => (class, plain.bitmap(), plain.ids().len() as u32),
+        });
+        if let Some((class, _, count)) = plain {
+            sizes[class as usize] += count;
         }
         let mut sets: Vec<Option<BitSet>> = sizes
             .iter()
             .enumerate()
-            .map(|(class, &size)| match plain.filter(|&(c, _)| c as usize == class) {
-                Some((_, kept)) => Some(BitSet::from_words(kept, self.token_count)),
+            .map(|(class, &size)| match plain.filter(|&(c, _, _)| c as usize == class) {
+                Some((_, kept, _)) => Some(BitSet::from_words(kept, self.token_count)),
                 None => (size as usize * DENSE_CLASS_RATIO >= self.token_count).then(|| BitSet::new(self.token_count)),
             })
             .collect();

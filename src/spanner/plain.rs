@@ -137,11 +137,11 @@ impl PlainExceptions {
     /// Whether trie node `node`, of byte `byte`, is where a plain text first meets an
     /// exception ([`PlainTokens::first_after_plain`] of one).
     pub(super) fn start_at(self, plain: &PlainTokens, node: usize, byte: u8) -> bool {
-        match byte {
-            0x20..=0x7E => self.ascii >> (byte - 0x20) & 1 == 1 && plain.is_plain(node),
-            0xC2..=0xF4 => self.beyond_ascii && plain.within_char(node),
-            _ => false,
-        }
+        let excepted = match byte {
+            0x20..=0x7E => self.ascii >> (byte - 0x20) & 1 == 1,
+            _ => self.beyond_ascii,
+        };
+        excepted && plain.is_first_after_plain(node, byte)
     }
 }
 
@@ -151,27 +151,44 @@ const PLAIN_ASCII: u32 = 93;
 /// Whether every plain character beyond ASCII keeps `q` where it is (or in a state taken
 /// for it), through all of its bytes and closing nothing.
 fn beyond_ascii_keeps(stepper: Stepper<'_>, q: LexState) -> bool {
+    each_char_end(stepper, q, 0x80, |end| matches!(end, CharEnd::To(next) if stepper.same(next, q)))
+}
+
+/// Where feeding a plain character from a lexer state leaves it ([`each_char_end`]).
+#[derive(Clone, Copy)]
+enum CharEnd {
+    /// In this state, after the character's last byte, closing nothing.
+    To(LexState),
+    /// Dead within the character, closing nothing.
+    Dies,
+    /// Closing a lexeme within the character.
+    Closes,
+}
+
+/// Feeds every plain character whose first byte is at least `first_byte` from `s`, byte
+/// by byte (characters sharing leading bytes share their steps), and tells `end` where
+/// each one ends, until `end` says to stop; whether it went through them all.
+fn each_char_end(stepper: Stepper<'_>, s: LexState, first_byte: u8, mut end: impl FnMut(CharEnd) -> bool) -> bool {
     let lexer = stepper.lexer;
     let mut seen: HashSet<(LexState, u8)> = HashSet::new();
-    let mut pending: Vec<(LexState, u8)> = (0x80..=u8::MAX)
-        .filter_map(|byte| Some((lexer.next(q, byte), PlainText::step(PlainText::BOUNDARY, byte)?)))
-        .collect();
+    let mut pending = vec![(s, PlainText::BOUNDARY)];
     while let Some((at, within)) = pending.pop() {
-        if at.is_dead() {
-            return false;
-        }
-        if within == PlainText::BOUNDARY {
-            if !stepper.same(at, q) {
-                return false;
-            }
-            continue;
-        }
-        for byte in 0x80..=u8::MAX {
-            if let Some(next_within) = PlainText::step(within, byte) {
-                let next = lexer.next(at, byte);
+        let from = if within == PlainText::BOUNDARY { first_byte } else { 0 };
+        for byte in from..=u8::MAX {
+            let Some(next_within) = PlainText::step(within, byte) else { continue };
+            let next = lexer.next(at, byte);
+            let ended = if next.is_dead() {
+                Some(if step_outcome(lexer, at, byte).is_some() { CharEnd::Closes } else { CharEnd::Dies })
+            } else if next_within == PlainText::BOUNDARY {
+                Some(CharEnd::To(next))
+            } else {
                 if seen.insert((next, next_within)) {
                     pending.push((next, next_within));
                 }
+                None
+            };
+            if ended.is_some_and(|ended| !end(ended)) {
+                return false;
             }
         }
     }
@@ -192,32 +209,23 @@ enum PlainStep {
 /// What every plain character does from `s`, byte by byte: `To` the state the first
 /// reaches when every one reaches it or a state taken for it ([`Stepper`]).
 fn plain_step(stepper: Stepper<'_>, s: LexState) -> PlainStep {
-    let lexer = stepper.lexer;
-    let (mut reached, mut died) = (None, false);
-    let mut seen: HashSet<(LexState, u8)> = HashSet::new();
-    let mut pending = vec![(s, PlainText::BOUNDARY)];
-    while let Some((at, within)) = pending.pop() {
-        for byte in 0..=u8::MAX {
-            let Some(next_within) = PlainText::step(within, byte) else { continue };
-            let next = lexer.next(at, byte);
-            if next.is_dead() {
-                if step_outcome(lexer, at, byte).is_some() {
-                    return PlainStep::Apart;
-                }
-                died = true;
-            } else if next_within == PlainText::BOUNDARY {
-                if reached.is_some_and(|r| !stepper.same(r, next)) {
-                    return PlainStep::Apart;
-                }
-                reached = Some(next);
-            } else if seen.insert((next, next_within)) {
-                pending.push((next, next_within));
-            }
+    let (mut reached, mut died) = (None::<LexState>, false);
+    let alike = each_char_end(stepper, s, 0, |end| match end {
+        CharEnd::Closes => false,
+        CharEnd::Dies => {
+            died = true;
+            true
         }
-    }
-    match (reached, died) {
-        (Some(next), false) => PlainStep::To(next),
-        (None, true) => PlainStep::Dies,
+        CharEnd::To(next) if reached.is_some_and(|r| !stepper.same(r, next)) => false,
+        CharEnd::To(next) => {
+            reached = Some(next);
+            true
+        }
+    });
+    match (alike, reached, died) {
+        (false, _, _) => PlainStep::Apart,
+        (true, Some(next), false) => PlainStep::To(next),
+        (true, None, true) => PlainStep::Dies,
         _ => PlainStep::Apart,
     }
 }

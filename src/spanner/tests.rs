@@ -84,8 +84,8 @@ fn tokens_over(alphabet: &[&[u8]], extra: &[&[u8]]) -> Vec<Vec<u8>> {
 
 /// After each prefix, a token is in a class of the row exactly when feeding it keeps the
 /// lexer alive, and then it ends in a state accepting and able to complete what the
-/// class's end state does (a walk steps through row states, see `Stepper`, so the two
-/// may differ even in the row built for the prefix's own state).
+/// class's end state does (a walk takes states sharing a row for one another, see
+/// `Stepper`, so the two may differ even in the row built for the prefix's own state).
 fn assert_rows_equal_feeding(compiled: &Arc<CompiledGrammar>, tokens: &[Vec<u8>], prefixes: &[&[u8]]) -> usize {
     let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.to_vec(), None));
     let spanner = TokenSpanner::new(Arc::clone(compiled), vocab);

@@ -148,7 +148,9 @@ impl PlainTokens {
             if states[node] == Some(PlainText::BOUNDARY) && usize::from(chars[parent]) == Self::MAX_CHARS {
                 states[node] = None;
             }
-            if let Some(key) = after_plain_key(byte).filter(|_| starts_plain_char(byte, states[node])) {
+            let ends_plain = states[node] == Some(PlainText::BOUNDARY);
+            let inside_char = states[node].is_some_and(|s| s != PlainText::BOUNDARY);
+            if let Some(key) = after_plain_key(byte).filter(|_| starts_plain_char(byte, ends_plain, inside_char)) {
                 after_plain[key].push(node as u32);
             }
             if states[node] == Some(PlainText::BOUNDARY) {
@@ -341,6 +343,20 @@ impl PlainTokens {
         after_plain_key(byte).map_or(&[], |key| &self.after_plain[key])
     }
 
+    /// Whether trie node `node`, of byte `byte`, is in [`PlainTokens::first_after_plain`].
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"aw".to_vec(), b"\"w".to_vec()], None);
+    /// let (trie, plain) = (vocab.trie(), vocab.trie().plain_tokens());
+    /// assert!(plain.is_first_after_plain(trie.lookup(b"aw").unwrap(), b'w'));
+    /// assert!(!plain.is_first_after_plain(trie.lookup(b"\"w").unwrap(), b'w'));
+    /// ```
+    pub fn is_first_after_plain(&self, node: usize, byte: u8) -> bool {
+        starts_plain_char(byte, self.is_plain(node), self.within_char(node))
+    }
+
     /// Whether the bytes on the path to trie node `node` are plain text (so are the
     /// tokens at it).
     pub fn is_plain(&self, node: usize) -> bool {
@@ -387,15 +403,11 @@ fn after_plain_key(byte: u8) -> Option<usize> {
     }
 }
 
-/// Whether a node of `byte` whose path is in [`PlainText`] state `state` (`None`: not
-/// plain text, or too long) is one of [`PlainTokens::first_after_plain`]: an ASCII byte
-/// ending a plain path, or a byte starting a character beyond ASCII after one.
-fn starts_plain_char(byte: u8, state: Option<u8>) -> bool {
-    match state {
-        Some(PlainText::BOUNDARY) => byte.is_ascii(),
-        Some(_) => (0xC2..=0xF4).contains(&byte),
-        None => false,
-    }
+/// Whether a node of `byte` whose path is plain text (`is_plain`), or plain text up to
+/// inside a character (`within`), is one of [`PlainTokens::first_after_plain`]: an ASCII
+/// byte ending a plain path, or a byte starting a character beyond ASCII after one.
+fn starts_plain_char(byte: u8, is_plain: bool, within: bool) -> bool {
+    (is_plain && byte.is_ascii()) || (within && (0xC2..=0xF4).contains(&byte))
 }
 
 /// By printable ASCII byte (from `0x20`), the bitmap of the plain tokens holding it, and
