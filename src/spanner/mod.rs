@@ -57,7 +57,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
-use plain::{PlainChain, PlainExceptions, PlainSteps};
+use plain::{PlainChain, PlainExceptions, PlainPath, PlainSteps};
 use subtrees::SubtreeWalks;
 
 pub use derive::{Derivation, Plan};
@@ -99,7 +99,7 @@ impl Default for SpannerConfig {
 const DENSE_CLASS_RATIO: usize = 32;
 
 /// How many of the plain tokens must hold no exception of a row's state
-/// ([`PlainExceptions`]) for the row to take them as one class and walk the rest, as a
+/// ([`PlainPath`]) for the row to take them by count and walk the rest, as a
 /// fraction (numerator, denominator): below it, walking the rest costs more than the
 /// other ways of taking plain tokens.
 const MOST_PLAIN_TOKENS: (usize, usize) = (1, 2);
@@ -724,17 +724,19 @@ fn build_row(
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
         let Some(shortest) = shortest(byte) else { continue };
-        if 1 + trie.height(child) < shortest || (plain_from_q && (walk.skips(child) || walk.left_to_exceptions(child))) {
+        let leaves_path = plain_from_q && walk.leaves_path_first(byte);
+        if 1 + trie.height(child) < shortest || (plain_from_q && !leaves_path && (walk.skips(child) || walk.left_to_exceptions(child))) {
             continue;
         }
         walk.shortest = shortest;
         walk.path.truncate(1);
         let Some(next) = walk.step(q, byte) else { continue };
-        if plain_from_q {
+        if plain_from_q && !leaves_path {
             walk.subtree(child, 1, next);
             continue;
         }
-        walk.plain = None;
+        // The first character leaves the path: the walk gathers the subtree whole.
+        let (plain, path) = (walk.plain.take(), walk.plain_path.take());
         if shortest > 1 {
             walk.walk_from(child, 1, next);
         } else if !walk.take_by_count(child, 1, next) && !walk.take_whole(child, 1, next) {
@@ -743,8 +745,11 @@ fn build_row(
                 None => walk.split(child, 1, next),
             }
         }
+        if plain_from_q {
+            (walk.plain, walk.plain_path) = (plain, path);
+        }
     }
-    walk.walk_exceptions(q);
+    walk.walk_exceptions();
     let (mut classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
     classes.sort_by(class_order);
     SpannerRow { classes, tokens: tokens.into() }
@@ -818,11 +823,12 @@ struct Walk<'a> {
     /// Plain-text tokens, and the class they are in: the walk skips them.
     plain: Option<&'a PlainTokens>,
     plain_class: Option<u32>,
-    /// With `plain_class`, when it holds only the plain tokens holding no exception of
-    /// the row's state ([`PlainExceptions`]): the exceptions, and the class's tokens as a
-    /// bitmap like [`PlainTokens::bitmap`].
-    exceptions: Option<PlainExceptions>,
+    /// With `plain_class`, when the row takes plain tokens along a path
+    /// ([`Walk::take_plain_along_path`]): the path, the class's tokens as a bitmap like
+    /// [`PlainTokens::bitmap`] with their number, and the path's other classes' tokens.
+    plain_path: Option<Rc<PlainPath>>,
     plain_kept: Option<(Vec<u32>, u32)>,
+    kept_lists: Vec<(Vec<u32>, u32)>,
     /// What plain text does from each lexer state, when the walk may take plain tokens
     /// by count, and the chains found, by state and length: a row splits many subtrees
     /// that lead to one state (the other strings' body).
@@ -864,8 +870,9 @@ impl<'a> Walk<'a> {
             shortest: 0,
             plain: None,
             plain_class: None,
-            exceptions: None,
+            plain_path: None,
             plain_kept: None,
+            kept_lists: Vec::new(),
             plain_steps: plain_steps.filter(|_| !vocab.trie().plain_tokens().ids().is_empty()),
             chains: HashMap::new(),
         }
@@ -895,7 +902,7 @@ impl<'a> Walk<'a> {
     fn take_plain_from(&mut self, q: LexState, min_bytes: usize) -> bool {
         let plain = self.trie.plain_tokens();
         let Some(chain) = self.chain(q, plain.max_chars()) else {
-            return min_bytes <= 1 && self.take_plain_but_exceptions(q);
+            return min_bytes <= 1 && self.take_plain_along_path(q);
         };
         self.plain = Some(plain);
         if chain.keeps_to_start() && min_bytes <= 1 {
@@ -910,58 +917,112 @@ impl<'a> Walk<'a> {
         true
     }
 
-    /// Gather the plain tokens holding no exception ([`PlainExceptions`]) of `q` as one
-    /// class ending in `q`, when those are most plain tokens, and skip plain tokens from
-    /// then on, leaving those holding an exception to [`Walk::walk_exceptions`]; whether
-    /// it did.
-    fn take_plain_but_exceptions(&mut self, q: LexState) -> bool {
-        let plain = self.trie.plain_tokens();
-        let Some(exceptions) = self.plain_steps.and_then(|_| PlainExceptions::of(self.stepper, q)) else { return false };
-        let mut kept = plain.bitmap().to_vec();
-        for byte in exceptions.bytes() {
-            kept.iter_mut().zip(plain.holding(byte)).for_each(|(word, holding)| *word &= !holding);
-        }
-        let kept_count: u32 = kept.iter().map(|w| w.count_ones()).sum();
-        if kept_count as usize * MOST_PLAIN_TOKENS.1 < plain.ids().len() * MOST_PLAIN_TOKENS.0 {
+    /// Gather the plain tokens holding no exception of the path from `q` ([`PlainPath`])
+    /// by their number of characters, when those are most plain tokens, and skip plain
+    /// tokens from then on, leaving those holding an exception to the first-level walk
+    /// (the first character) and to [`Walk::walk_exceptions`] (a later one); whether it
+    /// did. The path's end most tokens share takes them as a bitmap, every other end as a
+    /// list.
+    fn take_plain_along_path(&mut self, q: LexState) -> bool {
+        let (trie, plain) = (self.trie, self.trie.plain_tokens());
+        let worth = |later, fatal| mostly_kept(plain, &without_holding(plain, later), fatal);
+        let Some(path) = self.plain_steps.and_then(|steps| PlainPath::of(steps, self.stepper, q, plain.max_chars(), worth)) else { return false };
+        if path.later() == PlainExceptions::NONE {
+            // A chain from each first character's state takes the plain tokens below it.
             return false;
         }
+        let mut kept = without_holding(plain, path.later());
+        for child in trie.children(TokenTrie::ROOT).filter(|&child| path.first().starts(trie.nodes()[child].byte)) {
+            for &id in trie.subtree_tokens(child) {
+                if let Some(word) = kept.get_mut(id as usize / 32) {
+                    *word &= !(1 << (id % 32));
+                }
+            }
+        }
+        if !mostly_kept(plain, &kept, path.fatal()) {
+            return false;
+        }
+        let ends: Vec<Option<LexState>> = (1..=plain.max_chars()).map(|chars| path.end(chars)).collect();
+        let most = most_shared_end(&ends, |chars| plain.of_chars(chars).len());
+        let mut lists: Vec<(Vec<u32>, LexState)> = Vec::new();
+        for (chars, &end) in (1..).zip(&ends).filter(|&(_, &end)| end.is_none() || end != most) {
+            let mut taken = Vec::new();
+            for &id in plain.of_chars(chars) {
+                let (word, bit) = (id as usize / 32, 1 << (id % 32));
+                if kept[word] & bit != 0 {
+                    kept[word] &= !bit;
+                    taken.push(id);
+                }
+            }
+            match (end, lists.iter_mut().find(|(_, e)| Some(*e) == end)) {
+                (Some(_), Some((list, _))) => list.extend(taken),
+                (Some(end), None) => lists.push((taken, end)),
+                (None, _) => {}
+            }
+        }
+        let kept_count: u32 = kept.iter().map(|w| w.count_ones()).sum();
         self.plain = Some(plain);
-        self.plain_class = Some(self.class_of(0, q));
-        self.exceptions = Some(exceptions);
-        self.plain_kept = Some((kept, kept_count));
+        if let Some(most) = most {
+            self.plain_class = Some(self.class_of(0, most));
+            self.plain_kept = Some((kept, kept_count));
+        }
+        for (list, end) in lists.into_iter().filter(|(list, _)| !list.is_empty()) {
+            let class = self.class_of(0, end);
+            self.kept_lists.push((list, class));
+        }
+        self.plain_path = Some(Rc::new(path));
         true
     }
 
-    /// Whether `node` is where a plain text first meets an exception (while the walk
-    /// skips plain tokens): [`Walk::walk_exceptions`] walks its subtree.
+    /// Whether a token's first character `byte` leaves the row's path (while the walk
+    /// takes plain tokens along one, [`Walk::take_plain_along_path`]): the first-level
+    /// walk gathers its subtree whole.
+    fn leaves_path_first(&self, byte: u8) -> bool {
+        self.plain_path.as_ref().is_some_and(|path| path.first().starts(byte) || path.later().starts(byte))
+    }
+
+    /// Whether `node` is where a plain text's later character first leaves the row's
+    /// path (while the walk takes plain tokens along one): [`Walk::walk_exceptions`]
+    /// walks its subtree.
     fn left_to_exceptions(&self, node: usize) -> bool {
-        match (self.exceptions, self.plain) {
-            (Some(exceptions), Some(plain)) => exceptions.start_at(plain, node, self.trie.nodes()[node].byte),
+        match (&self.plain_path, self.plain) {
+            (Some(path), Some(plain)) => {
+                let byte = self.trie.nodes()[node].byte;
+                path.later().starts(byte) && plain.is_first_after_plain(node, byte)
+            }
             _ => false,
         }
     }
 
-    /// With exceptions ([`Walk::take_plain_but_exceptions`]), walk every subtree where a
-    /// plain text first meets one, from lexer state `q`: the plain text before it keeps
-    /// the lexer in `q` (or in states taken for it, [`Stepper`]).
-    fn walk_exceptions(&mut self, q: LexState) {
-        let Some(exceptions) = self.exceptions else { return };
+    /// Along a path ([`Walk::take_plain_along_path`]), walk every subtree where a plain
+    /// text's later character first leaves it, but those below a first character leaving
+    /// it (walked whole already), from where the path leads the text before it: that text
+    /// ends there, or in a state taken for it ([`Stepper`]).
+    fn walk_exceptions(&mut self) {
+        let Some(path) = self.plain_path.clone() else { return };
         // Without `plain` the walk gathers every token below a start, plain or not: the
         // walk so far left them all.
         let Some(plain) = self.plain.take() else { return };
-        let mut starts: Vec<u32> = exceptions.bytes().flat_map(|byte| plain.first_after_plain(byte)).copied().collect();
+        let trie = self.trie;
+        let walked_whole = trie.children(TokenTrie::ROOT).filter(|&child| self.leaves_path_first(trie.nodes()[child].byte)).map(|child| (child, None));
+        let later = path.later().bytes().flat_map(|byte| {
+            let chars = plain.first_after_plain_chars(byte).iter().map(|&chars| Some(usize::from(chars)));
+            plain.first_after_plain(byte).iter().map(|&node| node as usize).zip(chars)
+        });
+        let mut starts: Vec<(usize, Option<usize>)> = walked_whole.chain(later).collect();
         starts.sort_unstable();
         // Tokens this short are gathered in a whole row (the depth below only counts
         // against it).
         debug_assert!(self.shortest <= 1);
         let mut walked_to = 0;
-        for start in starts.into_iter().map(|node| node as usize) {
+        for (start, chars) in starts {
             if start < walked_to {
                 continue;
             }
-            walked_to = self.trie.nodes()[start].subtree_end();
+            walked_to = trie.nodes()[start].subtree_end();
+            let Some(from) = chars.and_then(|chars| path.end(chars)) else { continue };
             self.path.truncate(1);
-            if let Some(next) = self.step(q, self.trie.nodes()[start].byte) {
+            if let Some(next) = self.step(from, trie.nodes()[start].byte) {
                 self.walk_from(start, 1, next);
             }
         }
@@ -1288,8 +1349,42 @@ impl<'a> Walk<'a> {
     /// Every token-id list gathered, trie spans and walked subtrees' classes, with its class.
     fn gathered(&self) -> impl Iterator<Item = (&[u32], u32)> + '_ {
         let walked = self.walked.iter().flat_map(|(row, classes)| classes.iter().enumerate().map(|(i, &class)| (row.tokens(i), class)));
-        self.spans.iter().chain(walked)
+        let kept = self.kept_lists.iter().map(|(list, class)| (list.as_slice(), *class));
+        self.spans.iter().chain(walked).chain(kept)
     }
+}
+
+/// The plain tokens holding no character of `set`, as a bitmap like
+/// [`PlainTokens::bitmap`].
+fn without_holding(plain: &PlainTokens, set: PlainExceptions) -> Vec<u32> {
+    let mut kept = plain.bitmap().to_vec();
+    for byte in set.bytes() {
+        kept.iter_mut().zip(plain.holding(byte)).for_each(|(word, holding)| *word &= !holding);
+    }
+    kept
+}
+
+/// Whether the plain tokens `kept` (a bitmap like [`PlainTokens::bitmap`]) are at least
+/// [`MOST_PLAIN_TOKENS`] of those a walk would step through: the plain tokens but those
+/// holding a character of `fatal`, which the walk steps into once, to die.
+fn mostly_kept(plain: &PlainTokens, kept: &[u32], fatal: PlainExceptions) -> bool {
+    let count = |bits: &[u32]| bits.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    let stepped_through = count(&without_holding(plain, fatal));
+    count(kept) * MOST_PLAIN_TOKENS.1 >= stepped_through * MOST_PLAIN_TOKENS.0
+}
+
+/// The end most plain tokens share among `ends` (by number of characters, from one),
+/// with `tokens(chars)` the number of plain tokens of `chars` characters; `None` when
+/// every end is.
+fn most_shared_end(ends: &[Option<LexState>], tokens: impl Fn(usize) -> usize) -> Option<LexState> {
+    let mut shared: Vec<(LexState, usize)> = Vec::new();
+    for (chars, end) in (1..).zip(ends).filter_map(|(chars, end)| Some((chars, (*end)?))) {
+        match shared.iter_mut().find(|(e, _)| *e == end) {
+            Some((_, count)) => *count += tokens(chars),
+            None => shared.push((end, tokens(chars))),
+        }
+    }
+    shared.into_iter().max_by_key(|&(_, count)| count).map(|(end, _)| end)
 }
 
 /// The first of trie node `node` and its next siblings that a walk visits (`end` when

@@ -8,9 +8,9 @@
 //! ([`PlainTokens::of_chars`](crate::tokenizer::PlainTokens::of_chars)) without walking
 //! them.
 
-use super::{step_outcome, Stepper};
+use super::{slots, step_outcome, Stepper};
 use crate::lexer::LexState;
-use crate::tokenizer::{PlainText, PlainTokens};
+use crate::tokenizer::PlainText;
 use hashbrown::HashSet;
 use std::sync::OnceLock;
 
@@ -19,16 +19,31 @@ use std::sync::OnceLock;
 /// byte that leaves a key name leads to the same counted string).
 pub(super) struct PlainSteps {
     steps: Box<[OnceLock<PlainStep>]>,
+    splits: Box<[OnceLock<PlainSplit>]>,
 }
 
 impl PlainSteps {
     /// For a lexer of `states` states.
     pub(super) fn new(states: usize) -> PlainSteps {
-        PlainSteps { steps: (0..states).map(|_| OnceLock::new()).collect() }
+        PlainSteps { steps: slots(states), splits: slots(states) }
     }
 
     fn step(&self, stepper: Stepper<'_>, s: LexState) -> PlainStep {
-        *self.steps[s.index()].get_or_init(|| plain_step(stepper, s))
+        *self.steps[s.index()].get_or_init(|| match self.splits[s.index()].get() {
+            Some(split) => split.step(),
+            None => plain_step(stepper, s),
+        })
+    }
+
+    /// Found through [`PlainSteps::step`] first: finding that the characters do not all
+    /// do alike stops at the first that does otherwise, and when they do, the split is
+    /// that.
+    fn split(&self, stepper: Stepper<'_>, s: LexState) -> PlainSplit {
+        *self.splits[s.index()].get_or_init(|| match self.step(stepper, s) {
+            PlainStep::To(next) => PlainSplit { generic: Some(next), exceptions: PlainExceptions::NONE, dies: PlainExceptions::NONE },
+            PlainStep::Dies => PlainSplit { generic: None, exceptions: PlainExceptions::NONE, dies: PlainExceptions::NONE },
+            PlainStep::Apart => plain_split(stepper, s),
+        })
     }
 }
 
@@ -93,38 +108,147 @@ impl PlainChain {
     }
 }
 
-/// The plain characters that do not keep a lexer state where it is, when they are few:
-/// printable ASCII bytes, and maybe every character beyond ASCII. A string whose
-/// `pattern` is unanchored (`wifi`: any string holding `wifi`) keeps to itself on all
-/// plain text but the pattern's first letter. The row of such a state takes the plain
-/// tokens holding none of them as one class
-/// ([`PlainTokens::holding`]) and walks the others from where they first meet an
-/// exception ([`PlainTokens::first_after_plain`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct PlainExceptions {
-    /// The ASCII bytes, one bit each.
-    ascii: u128,
-    /// Whether the characters beyond ASCII are exceptions too (they do not all keep
-    /// the state where it is).
-    beyond_ascii: bool,
+/// From a lexer state `q`, the path most plain characters step it along, and the few
+/// that leave it ([`PlainExceptions`]): the first character, and any later one. A plain
+/// text holding none ends, after `n` characters, where the path does.
+///
+/// A [`PlainChain`] is a path that no character leaves. A string whose `pattern` is
+/// unanchored (`wifi`: any string holding `wifi`) keeps to itself on all plain text but
+/// the pattern's first letter; a string of bounded length that may also be a key name
+/// counts characters on every first letter but the names' ones; an email address, on
+/// every character but `@` and those it forbids. The row of such a state takes the plain
+/// tokens holding no exception by their number of characters, and walks the others:
+/// from the first character when it is an exception, else from where a later one first
+/// is ([`PlainTokens::first_after_plain`](crate::tokenizer::PlainTokens::first_after_plain)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct PlainPath {
+    /// The state the path starts from.
+    start: LexState,
+    /// `ends[n - 1]`: the state after `n` characters along the path, the first of the
+    /// path's states it may be taken for ([`Stepper`]); `None` where it dies.
+    ends: Vec<Option<LexState>>,
+    /// The characters leaving the path as the first one, and as a later one.
+    first: PlainExceptions,
+    later: PlainExceptions,
+    fatal: PlainExceptions,
 }
 
-impl PlainExceptions {
-    /// The exceptions from lexer state `q` (not the start state), when every other
-    /// plain character keeps `q` where it is (or in a state taken for it, [`Stepper`]),
-    /// closing nothing. `None` when the only plain characters keeping `q` are ASCII.
-    pub(super) fn of(stepper: Stepper<'_>, q: LexState) -> Option<PlainExceptions> {
+impl PlainPath {
+    /// The path from `q` for texts of up to `max_chars` characters; `None` when `q` is
+    /// the start state, when most first characters kill the lexer, when the path would
+    /// lead to the start state, or when `worth(later, fatal)` turns false as later
+    /// exceptions gather (those found so far, and the characters fatal so far, ever
+    /// fewer).
+    pub(super) fn of(
+        steps: &PlainSteps,
+        stepper: Stepper<'_>,
+        q: LexState,
+        max_chars: usize,
+        worth: impl Fn(PlainExceptions, PlainExceptions) -> bool,
+    ) -> Option<PlainPath> {
         let lexer = stepper.lexer;
         if lexer.is_start(q) {
             return None;
         }
-        let keeps = |next: LexState| !next.is_dead() && stepper.same(next, q);
-        let ascii = (0x20..0x7F_u8)
-            .filter(|&byte| PlainText::step(PlainText::BOUNDARY, byte).is_some() && !keeps(lexer.next(q, byte)))
-            .fold(0u128, |set, byte| set | 1 << (byte - 0x20));
-        let beyond_ascii = !beyond_ascii_keeps(stepper, q);
-        let exceptions = PlainExceptions { ascii, beyond_ascii };
-        (ascii.count_ones() < PLAIN_ASCII || !beyond_ascii).then_some(exceptions)
+        let first = steps.split(stepper, q);
+        first.generic?;
+        let (ends, later) = (Vec::with_capacity(max_chars), PlainExceptions::NONE);
+        let mut path = PlainPath { start: q, ends, first: first.exceptions, later, fatal: first.dies };
+        let mut taken_for: Vec<LexState> = Vec::new();
+        let mut at = Some(q);
+        while path.ends.len() < max_chars {
+            let Some(from) = at else {
+                path.ends.push(None);
+                continue;
+            };
+            let step = if from == q { first } else { steps.split(stepper, from) };
+            path.fatal = path.fatal.intersection(step.dies);
+            if !path.ends.is_empty() && !path.gather_later(step.exceptions, &worth) {
+                return None;
+            }
+            let Some(next) = step.generic else {
+                path.ends.push(None);
+                at = None;
+                continue;
+            };
+            if lexer.is_start(next) {
+                return None;
+            }
+            let end = match taken_for.iter().find(|&&r| stepper.same(r, next)) {
+                Some(&r) => r,
+                None => {
+                    taken_for.push(next);
+                    next
+                }
+            };
+            path.ends.push(Some(end));
+            if stepper.same(next, from) {
+                // Every later character steps as this one did.
+                if !path.gather_later(step.exceptions, &worth) {
+                    return None;
+                }
+                path.ends.resize(max_chars, Some(end));
+                break;
+            }
+            at = Some(next);
+        }
+        Some(path)
+    }
+
+    /// Add `exceptions` to the later ones; whether the path is still `worth` taking.
+    fn gather_later(&mut self, exceptions: PlainExceptions, worth: impl Fn(PlainExceptions, PlainExceptions) -> bool) -> bool {
+        let later = self.later.union(exceptions);
+        let changed = later != self.later;
+        self.later = later;
+        !changed || worth(self.later, self.fatal)
+    }
+
+    /// The state a plain text of `chars` characters, none an exception, ends in (the
+    /// path's start for none); `None` when it kills the lexer.
+    pub(super) fn end(&self, chars: usize) -> Option<LexState> {
+        match chars.checked_sub(1) {
+            None => Some(self.start),
+            Some(at) => self.ends.get(at).copied().flatten(),
+        }
+    }
+
+    /// The characters that kill the lexer wherever on the path they come (a subset of
+    /// the exceptions): the tokens holding one die.
+    pub(super) fn fatal(&self) -> PlainExceptions {
+        self.fatal
+    }
+
+    /// The characters leaving the path as a text's first.
+    pub(super) fn first(&self) -> PlainExceptions {
+        self.first
+    }
+
+    /// The characters leaving the path as any but a text's first.
+    pub(super) fn later(&self) -> PlainExceptions {
+        self.later
+    }
+}
+
+/// A set of plain characters: printable ASCII bytes, and maybe every character beyond
+/// ASCII.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PlainExceptions {
+    /// The ASCII bytes, one bit each.
+    ascii: u128,
+    /// Whether the characters beyond ASCII are in.
+    beyond_ascii: bool,
+}
+
+impl PlainExceptions {
+    /// No character.
+    pub(super) const NONE: PlainExceptions = PlainExceptions { ascii: 0, beyond_ascii: false };
+
+    fn union(self, other: PlainExceptions) -> PlainExceptions {
+        PlainExceptions { ascii: self.ascii | other.ascii, beyond_ascii: self.beyond_ascii || other.beyond_ascii }
+    }
+
+    fn intersection(self, other: PlainExceptions) -> PlainExceptions {
+        PlainExceptions { ascii: self.ascii & other.ascii, beyond_ascii: self.beyond_ascii && other.beyond_ascii }
     }
 
     /// The exceptions, ASCII bytes ascending, then a byte standing for every character
@@ -134,24 +258,15 @@ impl PlainExceptions {
         ascii.chain(self.beyond_ascii.then_some(0xC2))
     }
 
-    /// Whether trie node `node`, of byte `byte`, is where a plain text first meets an
-    /// exception ([`PlainTokens::first_after_plain`] of one).
-    pub(super) fn start_at(self, plain: &PlainTokens, node: usize, byte: u8) -> bool {
-        let excepted = match byte {
+    /// Whether the character `byte` starts is in: a printable ASCII byte in the set, or
+    /// a byte starting a character beyond ASCII when those are.
+    pub(super) fn starts(self, byte: u8) -> bool {
+        match byte {
             0x20..=0x7E => self.ascii >> (byte - 0x20) & 1 == 1,
-            _ => self.beyond_ascii,
-        };
-        excepted && plain.is_first_after_plain(node, byte)
+            0xC2..=0xF4 => self.beyond_ascii,
+            _ => false,
+        }
     }
-}
-
-/// How many printable ASCII bytes are plain characters: all but `"` and `\`.
-const PLAIN_ASCII: u32 = 93;
-
-/// Whether every plain character beyond ASCII keeps `q` where it is (or in a state taken
-/// for it), through all of its bytes and closing nothing.
-fn beyond_ascii_keeps(stepper: Stepper<'_>, q: LexState) -> bool {
-    each_char_end(stepper, q, 0x80, |end| matches!(end, CharEnd::To(next) if stepper.same(next, q)))
 }
 
 /// Where feeding a plain character from a lexer state leaves it ([`each_char_end`]).
@@ -173,8 +288,9 @@ fn each_char_end(stepper: Stepper<'_>, s: LexState, first_byte: u8, mut end: imp
     let mut seen: HashSet<(LexState, u8)> = HashSet::new();
     let mut pending = vec![(s, PlainText::BOUNDARY)];
     while let Some((at, within)) = pending.pop() {
-        let from = if within == PlainText::BOUNDARY { first_byte } else { 0 };
-        for byte in from..=u8::MAX {
+        // Past a character's first byte, only continuation bytes go on.
+        let bytes = if within == PlainText::BOUNDARY { first_byte..=u8::MAX } else { 0x80..=0xBF };
+        for byte in bytes {
             let Some(next_within) = PlainText::step(within, byte) else { continue };
             let next = lexer.next(at, byte);
             let ended = if next.is_dead() {
@@ -227,5 +343,80 @@ fn plain_step(stepper: Stepper<'_>, s: LexState) -> PlainStep {
         (true, Some(next), false) => PlainStep::To(next),
         (true, None, true) => PlainStep::Dies,
         _ => PlainStep::Apart,
+    }
+}
+
+/// What the plain characters do from one lexer state when they do not all do alike
+/// ([`PlainStep`]): where most step it, and which do otherwise.
+#[derive(Clone, Copy, Debug)]
+struct PlainSplit {
+    /// The state most printable ASCII characters step it to (or states taken for it,
+    /// [`Stepper`]), closing nothing; `None` when most kill the lexer, closing nothing.
+    generic: Option<LexState>,
+    /// The characters that do otherwise: step elsewhere, close a lexeme, or kill the
+    /// lexer where most do not. The characters beyond ASCII are in unless each one does
+    /// as most do.
+    exceptions: PlainExceptions,
+    /// The exceptions that kill the lexer, closing nothing (beyond ASCII: each one).
+    dies: PlainExceptions,
+}
+
+impl PlainSplit {
+    /// Whether every plain character does alike.
+    fn step(self) -> PlainStep {
+        match (self.exceptions == PlainExceptions::NONE, self.generic) {
+            (false, _) => PlainStep::Apart,
+            (true, Some(next)) => PlainStep::To(next),
+            (true, None) => PlainStep::Dies,
+        }
+    }
+}
+
+/// What the plain characters do from `s` ([`PlainSplit`]).
+fn plain_split(stepper: Stepper<'_>, s: LexState) -> PlainSplit {
+    let lexer = stepper.lexer;
+    let ascii_end = |byte: u8| {
+        let next = lexer.next(s, byte);
+        match (next.is_dead(), step_outcome(lexer, s, byte).is_some()) {
+            (false, _) => CharEnd::To(next),
+            (true, true) => CharEnd::Closes,
+            (true, false) => CharEnd::Dies,
+        }
+    };
+    let ends: Vec<(u8, CharEnd)> =
+        (0x20..0x7F_u8).filter(|&byte| PlainText::step(PlainText::BOUNDARY, byte).is_some()).map(|byte| (byte, ascii_end(byte))).collect();
+    // Candidates for where most go, with how many go there.
+    let mut groups: Vec<(Option<LexState>, u32)> = Vec::new();
+    for &(_, end) in &ends {
+        let went = match end {
+            CharEnd::To(next) => Some(next),
+            CharEnd::Dies => None,
+            CharEnd::Closes => continue,
+        };
+        match groups.iter_mut().find(|(g, _)| alike(stepper, *g, went)) {
+            Some((_, count)) => *count += 1,
+            None => groups.push((went, 1)),
+        }
+    }
+    let generic = groups.iter().max_by_key(|&&(_, count)| count).and_then(|&(g, _)| g);
+    let as_generic = |end: CharEnd| match end {
+        CharEnd::To(next) => alike(stepper, generic, Some(next)),
+        CharEnd::Dies => generic.is_none(),
+        CharEnd::Closes => false,
+    };
+    let dies = |end: CharEnd| matches!(end, CharEnd::Dies) && generic.is_some();
+    let set_of = |keep: &dyn Fn(CharEnd) -> bool| ends.iter().filter(|&&(_, end)| keep(end)).fold(0u128, |set, &(byte, _)| set | 1 << (byte - 0x20));
+    let exceptions = PlainExceptions { ascii: set_of(&|end| !as_generic(end)), beyond_ascii: !each_char_end(stepper, s, 0x80, as_generic) };
+    let beyond_ascii_die = exceptions.beyond_ascii && each_char_end(stepper, s, 0x80, dies);
+    PlainSplit { generic, exceptions, dies: PlainExceptions { ascii: set_of(&dies), beyond_ascii: beyond_ascii_die } }
+}
+
+/// Whether two outcomes of a character are one: both kill the lexer, or both lead to
+/// states a walk may take for one another ([`Stepper`]).
+fn alike(stepper: Stepper<'_>, a: Option<LexState>, b: Option<LexState>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => stepper.same(a, b),
+        (None, None) => true,
+        _ => false,
     }
 }

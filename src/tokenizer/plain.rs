@@ -106,8 +106,9 @@ pub struct PlainTokens {
     beyond_ascii: Vec<u32>,
     /// By printable ASCII byte (from `0x20`), then for the bytes starting a character
     /// beyond ASCII: the nodes of that byte right after a plain path, ascending
-    /// ([`PlainTokens::first_after_plain`]).
+    /// ([`PlainTokens::first_after_plain`]), and the characters on the path before each.
     after_plain: Vec<Vec<u32>>,
+    after_plain_chars: Vec<Vec<u16>>,
 }
 
 impl PlainTokens {
@@ -129,6 +130,7 @@ impl PlainTokens {
         let ids_end = trie.subtree_tokens(TokenTrie::ROOT).iter().max().map_or(0, |&id| id as usize + 1);
         let mut holding = Holding::new(ids_end.div_ceil(32));
         let mut after_plain: Vec<Vec<u32>> = vec![Vec::new(); AFTER_PLAIN_KEYS];
+        let mut after_plain_chars: Vec<Vec<u16>> = vec![Vec::new(); AFTER_PLAIN_KEYS];
         let (mut plain, mut other, mut within) = (Bits::new(nodes.len()), Bits::new(nodes.len()), Bits::new(nodes.len()));
         states[0] = Some(PlainText::BOUNDARY);
         for node in 1..nodes.len() {
@@ -152,6 +154,7 @@ impl PlainTokens {
             let inside_char = states[node].is_some_and(|s| s != PlainText::BOUNDARY);
             if let Some(key) = after_plain_key(byte).filter(|_| starts_plain_char(byte, ends_plain, inside_char)) {
                 after_plain[key].push(node as u32);
+                after_plain_chars[key].push(chars[parent]);
             }
             if states[node] == Some(PlainText::BOUNDARY) {
                 plain.insert(node);
@@ -194,7 +197,7 @@ impl PlainTokens {
         let Holding { mut ascii, mut beyond_ascii } = holding;
         ascii.iter_mut().chain([&mut beyond_ascii]).for_each(|bits| bits.truncate(bitmap.len()));
         let holding = ascii;
-        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, below, within, plain, other, next_other, holding, beyond_ascii, after_plain }
+        PlainTokens { ids, bitmap, by_chars, bytes_by_chars, below, within, plain, other, next_other, holding, beyond_ascii, after_plain, after_plain_chars }
     }
 
     /// The ids of the plain-text tokens, ascending.
@@ -341,6 +344,21 @@ impl PlainTokens {
     /// ```
     pub fn first_after_plain(&self, byte: u8) -> &[u32] {
         after_plain_key(byte).map_or(&[], |key| &self.after_plain[key])
+    }
+
+    /// The number of characters on the path before each node of
+    /// [`PlainTokens::first_after_plain`]`(byte)`, in the same order.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::tokenizer::Vocabulary;
+    /// let tokens = ["w", "éw", "abw"].iter().map(|t| t.as_bytes().to_vec()).collect();
+    /// let vocab = Vocabulary::from_token_bytes(tokens, None);
+    /// // In trie order: "abw", "w", "éw".
+    /// assert_eq!(vocab.trie().plain_tokens().first_after_plain_chars(b'w'), &[2, 0, 1]);
+    /// ```
+    pub fn first_after_plain_chars(&self, byte: u8) -> &[u16] {
+        after_plain_key(byte).map_or(&[], |key| &self.after_plain_chars[key])
     }
 
     /// Whether trie node `node`, of byte `byte`, is in [`PlainTokens::first_after_plain`].
