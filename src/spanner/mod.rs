@@ -724,19 +724,17 @@ fn build_row(
     for child in trie.children(TokenTrie::ROOT) {
         let byte = trie.nodes()[child].byte;
         let Some(shortest) = shortest(byte) else { continue };
-        let leaves_path = plain_from_q && walk.leaves_path_first(byte);
-        if 1 + trie.height(child) < shortest || (plain_from_q && !leaves_path && (walk.skips(child) || walk.left_to_exceptions(child))) {
+        if 1 + trie.height(child) < shortest || (plain_from_q && (walk.skips(child) || walk.left_to_exceptions(child, 1))) {
             continue;
         }
         walk.shortest = shortest;
         walk.path.truncate(1);
         let Some(next) = walk.step(q, byte) else { continue };
-        if plain_from_q && !leaves_path {
+        if plain_from_q {
             walk.subtree(child, 1, next);
             continue;
         }
-        // The first character leaves the path: the walk gathers the subtree whole.
-        let (plain, path) = (walk.plain.take(), walk.plain_path.take());
+        walk.plain = None;
         if shortest > 1 {
             walk.walk_from(child, 1, next);
         } else if !walk.take_by_count(child, 1, next) && !walk.take_whole(child, 1, next) {
@@ -744,9 +742,6 @@ fn build_row(
                 Some(walked) => walk.gather_walked(walked),
                 None => walk.split(child, 1, next),
             }
-        }
-        if plain_from_q {
-            (walk.plain, walk.plain_path) = (plain, path);
         }
     }
     walk.walk_exceptions();
@@ -884,7 +879,7 @@ impl<'a> Walk<'a> {
         self.gather_at(node, depth, q);
         self.push_children(node, depth, q);
         while let Some((child, depth, q)) = self.take_next_child() {
-            if depth + self.trie.height(child) < self.shortest || self.skips(child) || self.left_to_exceptions(child) {
+            if depth + self.trie.height(child) < self.shortest || self.skips(child) || self.left_to_exceptions(child, depth) {
                 continue;
             }
             let byte = self.trie.nodes()[child].byte;
@@ -925,7 +920,7 @@ impl<'a> Walk<'a> {
     /// list.
     fn take_plain_along_path(&mut self, q: LexState) -> bool {
         let (trie, plain) = (self.trie, self.trie.plain_tokens());
-        let worth = |later, fatal| mostly_kept(plain, &without_holding(plain, later), fatal);
+        let worth = |later| mostly_kept(plain, &without_holding(plain, later));
         let Some(path) = self.plain_steps.and_then(|steps| PlainPath::of(steps, self.stepper, q, plain.max_chars(), worth)) else { return false };
         if path.later() == PlainExceptions::NONE {
             // A chain from each first character's state takes the plain tokens below it.
@@ -939,7 +934,7 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        if !mostly_kept(plain, &kept, path.fatal()) {
+        if !mostly_kept(plain, &kept) {
             return false;
         }
         let ends: Vec<Option<LexState>> = (1..=plain.max_chars()).map(|chars| path.end(chars)).collect();
@@ -974,42 +969,35 @@ impl<'a> Walk<'a> {
         true
     }
 
-    /// Whether a token's first character `byte` leaves the row's path (while the walk
-    /// takes plain tokens along one, [`Walk::take_plain_along_path`]): the first-level
-    /// walk gathers its subtree whole.
-    fn leaves_path_first(&self, byte: u8) -> bool {
-        self.plain_path.as_ref().is_some_and(|path| path.first().starts(byte) || path.later().starts(byte))
-    }
-
-    /// Whether `node` is where a plain text's later character first leaves the row's
-    /// path (while the walk takes plain tokens along one): [`Walk::walk_exceptions`]
-    /// walks its subtree.
-    fn left_to_exceptions(&self, node: usize) -> bool {
+    /// Whether `node` is where a plain text first leaves the row's path (while the walk
+    /// takes plain tokens along one, [`Walk::take_plain_along_path`]): a first-level node
+    /// of a byte leaving it as the first character, or a node where a later character
+    /// first leaves it. [`Walk::walk_exceptions`] walks its subtree.
+    fn left_to_exceptions(&self, node: usize, depth: usize) -> bool {
         match (&self.plain_path, self.plain) {
             (Some(path), Some(plain)) => {
                 let byte = self.trie.nodes()[node].byte;
-                path.later().starts(byte) && plain.is_first_after_plain(node, byte)
+                depth == 1 && path.first().starts(byte) || path.later().starts(byte) && plain.is_first_after_plain(node, byte)
             }
             _ => false,
         }
     }
 
     /// Along a path ([`Walk::take_plain_along_path`]), walk every subtree where a plain
-    /// text's later character first leaves it, but those below a first character leaving
-    /// it (walked whole already), from where the path leads the text before it: that text
-    /// ends there, or in a state taken for it ([`Stepper`]).
+    /// text first leaves it ([`Walk::left_to_exceptions`]) from where the path leads the
+    /// text before it: that text ends there, or in a state taken for it ([`Stepper`]).
     fn walk_exceptions(&mut self) {
         let Some(path) = self.plain_path.clone() else { return };
         // Without `plain` the walk gathers every token below a start, plain or not: the
         // walk so far left them all.
         let Some(plain) = self.plain.take() else { return };
         let trie = self.trie;
-        let walked_whole = trie.children(TokenTrie::ROOT).filter(|&child| self.leaves_path_first(trie.nodes()[child].byte)).map(|child| (child, None));
+        let first = trie.children(TokenTrie::ROOT).filter(|&child| path.first().starts(trie.nodes()[child].byte)).map(|child| (child, 0));
         let later = path.later().bytes().flat_map(|byte| {
-            let chars = plain.first_after_plain_chars(byte).iter().map(|&chars| Some(usize::from(chars)));
+            let chars = plain.first_after_plain_chars(byte).iter().map(|&chars| usize::from(chars));
             plain.first_after_plain(byte).iter().map(|&node| node as usize).zip(chars)
         });
-        let mut starts: Vec<(usize, Option<usize>)> = walked_whole.chain(later).collect();
+        let mut starts: Vec<(usize, usize)> = first.chain(later).collect();
         starts.sort_unstable();
         // Tokens this short are gathered in a whole row (the depth below only counts
         // against it).
@@ -1020,7 +1008,7 @@ impl<'a> Walk<'a> {
                 continue;
             }
             walked_to = trie.nodes()[start].subtree_end();
-            let Some(from) = chars.and_then(|chars| path.end(chars)) else { continue };
+            let Some(from) = path.end(chars) else { continue };
             self.path.truncate(1);
             if let Some(next) = self.step(from, trie.nodes()[start].byte) {
                 self.walk_from(start, 1, next);
@@ -1365,12 +1353,10 @@ fn without_holding(plain: &PlainTokens, set: PlainExceptions) -> Vec<u32> {
 }
 
 /// Whether the plain tokens `kept` (a bitmap like [`PlainTokens::bitmap`]) are at least
-/// [`MOST_PLAIN_TOKENS`] of those a walk would step through: the plain tokens but those
-/// holding a character of `fatal`, which the walk steps into once, to die.
-fn mostly_kept(plain: &PlainTokens, kept: &[u32], fatal: PlainExceptions) -> bool {
-    let count = |bits: &[u32]| bits.iter().map(|w| w.count_ones() as usize).sum::<usize>();
-    let stepped_through = count(&without_holding(plain, fatal));
-    count(kept) * MOST_PLAIN_TOKENS.1 >= stepped_through * MOST_PLAIN_TOKENS.0
+/// [`MOST_PLAIN_TOKENS`] of the plain tokens.
+fn mostly_kept(plain: &PlainTokens, kept: &[u32]) -> bool {
+    let kept: usize = kept.iter().map(|w| w.count_ones() as usize).sum();
+    kept * MOST_PLAIN_TOKENS.1 >= plain.ids().len() * MOST_PLAIN_TOKENS.0
 }
 
 /// The end most plain tokens share among `ends` (by number of characters, from one),

@@ -6,7 +6,8 @@
 //! plain token has, every plain token's fate is known from its number of characters
 //! alone ([`PlainChain`]), and the row takes them by count
 //! ([`PlainTokens::of_chars`](crate::tokenizer::PlainTokens::of_chars)) without walking
-//! them.
+//! them. When it holds for all but a few characters ([`PlainPath`]), the row takes the
+//! plain tokens holding none of those by count, and walks the others.
 
 use super::{slots, step_outcome, Stepper};
 use crate::lexer::LexState;
@@ -40,8 +41,8 @@ impl PlainSteps {
     /// that.
     fn split(&self, stepper: Stepper<'_>, s: LexState) -> PlainSplit {
         *self.splits[s.index()].get_or_init(|| match self.step(stepper, s) {
-            PlainStep::To(next) => PlainSplit { generic: Some(next), exceptions: PlainExceptions::NONE, dies: PlainExceptions::NONE },
-            PlainStep::Dies => PlainSplit { generic: None, exceptions: PlainExceptions::NONE, dies: PlainExceptions::NONE },
+            PlainStep::To(next) => PlainSplit { generic: Some(next), exceptions: PlainExceptions::NONE },
+            PlainStep::Dies => PlainSplit { generic: None, exceptions: PlainExceptions::NONE },
             PlainStep::Apart => plain_split(stepper, s),
         })
     }
@@ -130,21 +131,19 @@ pub(super) struct PlainPath {
     /// The characters leaving the path as the first one, and as a later one.
     first: PlainExceptions,
     later: PlainExceptions,
-    fatal: PlainExceptions,
 }
 
 impl PlainPath {
     /// The path from `q` for texts of up to `max_chars` characters; `None` when `q` is
     /// the start state, when most first characters kill the lexer, when the path would
-    /// lead to the start state, or when `worth(later, fatal)` turns false as later
-    /// exceptions gather (those found so far, and the characters fatal so far, ever
-    /// fewer).
+    /// lead to the start state, or when `worth(later)` turns false as later exceptions
+    /// gather (those found so far).
     pub(super) fn of(
         steps: &PlainSteps,
         stepper: Stepper<'_>,
         q: LexState,
         max_chars: usize,
-        worth: impl Fn(PlainExceptions, PlainExceptions) -> bool,
+        worth: impl Fn(PlainExceptions) -> bool,
     ) -> Option<PlainPath> {
         let lexer = stepper.lexer;
         if lexer.is_start(q) {
@@ -153,7 +152,7 @@ impl PlainPath {
         let first = steps.split(stepper, q);
         first.generic?;
         let (ends, later) = (Vec::with_capacity(max_chars), PlainExceptions::NONE);
-        let mut path = PlainPath { start: q, ends, first: first.exceptions, later, fatal: first.dies };
+        let mut path = PlainPath { start: q, ends, first: first.exceptions, later };
         let mut taken_for: Vec<LexState> = Vec::new();
         let mut at = Some(q);
         while path.ends.len() < max_chars {
@@ -161,8 +160,7 @@ impl PlainPath {
                 path.ends.push(None);
                 continue;
             };
-            let step = if from == q { first } else { steps.split(stepper, from) };
-            path.fatal = path.fatal.intersection(step.dies);
+            let step = steps.split(stepper, from);
             if !path.ends.is_empty() && !path.gather_later(step.exceptions, &worth) {
                 return None;
             }
@@ -196,11 +194,11 @@ impl PlainPath {
     }
 
     /// Add `exceptions` to the later ones; whether the path is still `worth` taking.
-    fn gather_later(&mut self, exceptions: PlainExceptions, worth: impl Fn(PlainExceptions, PlainExceptions) -> bool) -> bool {
+    fn gather_later(&mut self, exceptions: PlainExceptions, worth: impl Fn(PlainExceptions) -> bool) -> bool {
         let later = self.later.union(exceptions);
         let changed = later != self.later;
         self.later = later;
-        !changed || worth(self.later, self.fatal)
+        !changed || worth(self.later)
     }
 
     /// The state a plain text of `chars` characters, none an exception, ends in (the
@@ -210,12 +208,6 @@ impl PlainPath {
             None => Some(self.start),
             Some(at) => self.ends.get(at).copied().flatten(),
         }
-    }
-
-    /// The characters that kill the lexer wherever on the path they come (a subset of
-    /// the exceptions): the tokens holding one die.
-    pub(super) fn fatal(&self) -> PlainExceptions {
-        self.fatal
     }
 
     /// The characters leaving the path as a text's first.
@@ -247,9 +239,6 @@ impl PlainExceptions {
         PlainExceptions { ascii: self.ascii | other.ascii, beyond_ascii: self.beyond_ascii || other.beyond_ascii }
     }
 
-    fn intersection(self, other: PlainExceptions) -> PlainExceptions {
-        PlainExceptions { ascii: self.ascii & other.ascii, beyond_ascii: self.beyond_ascii && other.beyond_ascii }
-    }
 
     /// The exceptions, ASCII bytes ascending, then a byte standing for every character
     /// beyond ASCII (`0xC2`, the first to start one) if they are exceptions.
@@ -357,8 +346,6 @@ struct PlainSplit {
     /// lexer where most do not. The characters beyond ASCII are in unless each one does
     /// as most do.
     exceptions: PlainExceptions,
-    /// The exceptions that kill the lexer, closing nothing (beyond ASCII: each one).
-    dies: PlainExceptions,
 }
 
 impl PlainSplit {
@@ -404,11 +391,8 @@ fn plain_split(stepper: Stepper<'_>, s: LexState) -> PlainSplit {
         CharEnd::Dies => generic.is_none(),
         CharEnd::Closes => false,
     };
-    let dies = |end: CharEnd| matches!(end, CharEnd::Dies) && generic.is_some();
-    let set_of = |keep: &dyn Fn(CharEnd) -> bool| ends.iter().filter(|&&(_, end)| keep(end)).fold(0u128, |set, &(byte, _)| set | 1 << (byte - 0x20));
-    let exceptions = PlainExceptions { ascii: set_of(&|end| !as_generic(end)), beyond_ascii: !each_char_end(stepper, s, 0x80, as_generic) };
-    let beyond_ascii_die = exceptions.beyond_ascii && each_char_end(stepper, s, 0x80, dies);
-    PlainSplit { generic, exceptions, dies: PlainExceptions { ascii: set_of(&dies), beyond_ascii: beyond_ascii_die } }
+    let ascii = ends.iter().filter(|&&(_, end)| !as_generic(end)).fold(0u128, |set, &(byte, _)| set | 1 << (byte - 0x20));
+    PlainSplit { generic, exceptions: PlainExceptions { ascii, beyond_ascii: !each_char_end(stepper, s, 0x80, as_generic) } }
 }
 
 /// Whether two outcomes of a character are one: both kill the lexer, or both lead to
