@@ -914,10 +914,9 @@ impl<'a> Walk<'a> {
 
     /// Gather the plain tokens holding no exception of the path from `q` ([`PlainPath`])
     /// by their number of characters, when those are most plain tokens, and skip plain
-    /// tokens from then on, leaving those holding an exception to the first-level walk
-    /// (the first character) and to [`Walk::walk_exceptions`] (a later one); whether it
-    /// did. The path's end most tokens share takes them as a bitmap, every other end as a
-    /// list.
+    /// tokens from then on, leaving those holding an exception to
+    /// [`Walk::walk_exceptions`]; whether it did. The path's end most tokens share takes
+    /// them as a bitmap, every other end as a list.
     fn take_plain_along_path(&mut self, q: LexState) -> bool {
         let (trie, plain) = (self.trie, self.trie.plain_tokens());
         let worth = |later| mostly_kept(plain, &without_holding(plain, later));
@@ -927,7 +926,7 @@ impl<'a> Walk<'a> {
             return false;
         }
         let mut kept = without_holding(plain, path.later());
-        for child in trie.children(TokenTrie::ROOT).filter(|&child| path.first().starts(trie.nodes()[child].byte)) {
+        for child in first_exceptions(trie, &path) {
             for &id in trie.subtree_tokens(child) {
                 if let Some(word) = kept.get_mut(id as usize / 32) {
                     *word &= !(1 << (id % 32));
@@ -939,22 +938,7 @@ impl<'a> Walk<'a> {
         }
         let ends: Vec<Option<LexState>> = (1..=plain.max_chars()).map(|chars| path.end(chars)).collect();
         let most = most_shared_end(&ends, |chars| plain.of_chars(chars).len());
-        let mut lists: Vec<(Vec<u32>, LexState)> = Vec::new();
-        for (chars, &end) in (1..).zip(&ends).filter(|&(_, &end)| end.is_none() || end != most) {
-            let mut taken = Vec::new();
-            for &id in plain.of_chars(chars) {
-                let (word, bit) = (id as usize / 32, 1 << (id % 32));
-                if kept[word] & bit != 0 {
-                    kept[word] &= !bit;
-                    taken.push(id);
-                }
-            }
-            match (end, lists.iter_mut().find(|(_, e)| Some(*e) == end)) {
-                (Some(_), Some((list, _))) => list.extend(taken),
-                (Some(end), None) => lists.push((taken, end)),
-                (None, _) => {}
-            }
-        }
+        let lists = take_other_ends(plain, &mut kept, &ends, most);
         let kept_count: u32 = kept.iter().map(|w| w.count_ones()).sum();
         self.plain = Some(plain);
         if let Some(most) = most {
@@ -992,7 +976,7 @@ impl<'a> Walk<'a> {
         // walk so far left them all.
         let Some(plain) = self.plain.take() else { return };
         let trie = self.trie;
-        let first = trie.children(TokenTrie::ROOT).filter(|&child| path.first().starts(trie.nodes()[child].byte)).map(|child| (child, 0));
+        let first = first_exceptions(trie, &path).map(|child| (child, 0));
         let later = path.later().bytes().flat_map(|byte| {
             let chars = plain.first_after_plain_chars(byte).iter().map(|&chars| usize::from(chars));
             plain.first_after_plain(byte).iter().map(|&node| node as usize).zip(chars)
@@ -1357,6 +1341,34 @@ fn without_holding(plain: &PlainTokens, set: PlainExceptions) -> Vec<u32> {
 fn mostly_kept(plain: &PlainTokens, kept: &[u32]) -> bool {
     let kept: usize = kept.iter().map(|w| w.count_ones() as usize).sum();
     kept * MOST_PLAIN_TOKENS.1 >= plain.ids().len() * MOST_PLAIN_TOKENS.0
+}
+
+/// The first-level trie nodes of the characters leaving `path` as a text's first.
+fn first_exceptions<'t>(trie: &'t TokenTrie, path: &'t PlainPath) -> impl Iterator<Item = usize> + 't {
+    trie.children(TokenTrie::ROOT).filter(|&child| path.first().starts(trie.nodes()[child].byte))
+}
+
+/// Take out of `kept` (a bitmap like [`PlainTokens::bitmap`]) the plain tokens whose
+/// number of characters `ends` (by number, from one) does not map to `most`: those
+/// ending alive, listed by end.
+fn take_other_ends(plain: &PlainTokens, kept: &mut [u32], ends: &[Option<LexState>], most: Option<LexState>) -> Vec<(Vec<u32>, LexState)> {
+    let mut lists: Vec<(Vec<u32>, LexState)> = Vec::new();
+    for (chars, &end) in (1..).zip(ends).filter(|&(_, &end)| end.is_none() || end != most) {
+        let mut taken = Vec::new();
+        for &id in plain.of_chars(chars) {
+            let (word, bit) = (id as usize / 32, 1 << (id % 32));
+            if kept[word] & bit != 0 {
+                kept[word] &= !bit;
+                taken.push(id);
+            }
+        }
+        match (end, lists.iter_mut().find(|(_, e)| Some(*e) == end)) {
+            (Some(_), Some((list, _))) => list.extend(taken),
+            (Some(end), None) => lists.push((taken, end)),
+            (None, _) => {}
+        }
+    }
+    lists
 }
 
 /// The end most plain tokens share among `ends` (by number of characters, from one),

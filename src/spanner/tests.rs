@@ -369,6 +369,9 @@ fn a_run_of_one_letter_is_derived_by_length_rather_than_by_first_bytes() {
     assert!(by_length >= 2, "the run's states are derived by token length ({derived:?})");
 }
 
+/// The fewest bytes of the tokens a row holds, by first byte ([`build_row`]).
+type Shortest = fn(u8) -> Option<usize>;
+
 /// Whether each prefix's state takes plain tokens by count ([`PlainChain`]) as
 /// `by_count` says; whether its row, its part for every first byte but `b'a'`, and its
 /// part of the tokens of at least 3 bytes, so built equal the ones walked token by
@@ -389,7 +392,7 @@ fn assert_plain_chains(compiled: &Arc<CompiledGrammar>, vocab: &Vocabulary, case
         let chain = PlainChain::of(&steps, spanner.stepper(), q, plain.max_chars());
         assert_eq!(chain.is_some(), by_count, "{prefix:?}");
         counting += usize::from(chain.is_some_and(|chain| !chain.keeps_to_start()));
-        let parts: [(&str, fn(u8) -> Option<usize>); 3] =
+        let parts: [(&str, Shortest); 3] =
             [("whole", |_| Some(1)), ("by first byte", |byte| (byte != b'a').then_some(1)), ("by length", |_| Some(3))];
         for (part, shortest) in parts {
             let row = |plain| build_row(spanner.stepper(), vocab, q, &SubtreeWalks::new(0), shortest, plain);
