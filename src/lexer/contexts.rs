@@ -41,6 +41,11 @@ type ByteSet = [u64; 4];
 /// values', not a length-bounded string's (a dozen states per character).
 const LITERAL_NFA_STATES: usize = 256;
 
+/// Most lexemes of a literal: a pattern of a bounded repetition (`[a-z]{1,100}`, a
+/// UUID's hex digits) is finite and may have few NFA states, yet it is an open string,
+/// which a context for key names must not keep.
+const LITERAL_LEXEMES: u64 = 256;
+
 /// What the contexts need to know of each shared pattern.
 pub(super) struct Contexts {
     /// Per pattern: the bytes its lexemes start with.
@@ -199,9 +204,37 @@ fn epsilon_closure(nfa: &thompson::NFA, from: StateID) -> Vec<StateID> {
     out
 }
 
-/// Whether `nfa` is a literal's: finitely many lexemes, and few states.
+/// Whether `nfa` is a literal's: few lexemes, and few states.
 fn is_literal(nfa: &thompson::NFA) -> bool {
-    nfa.states().len() <= LITERAL_NFA_STATES && is_finite(nfa)
+    nfa.states().len() <= LITERAL_NFA_STATES && is_finite(nfa) && lexemes_at_most(nfa, LITERAL_LEXEMES)
+}
+
+/// Whether finite `nfa` matches at most `most` lexemes, counting a lexeme once per path
+/// that spells it (so never fewer than there are).
+fn lexemes_at_most(nfa: &thompson::NFA, most: u64) -> bool {
+    let mut counts: Vec<Option<u64>> = vec![None; nfa.states().len()];
+    lexemes_from(nfa, nfa.start_anchored(), &mut counts, most) <= most
+}
+
+/// The number of paths from NFA state `s` to a match in finite `nfa`, or a number over
+/// `most` when there are more; memoized in `counts`. (The recursion is as deep as the
+/// longest path, at most [`LITERAL_NFA_STATES`].)
+fn lexemes_from(nfa: &thompson::NFA, s: StateID, counts: &mut [Option<u64>], most: u64) -> u64 {
+    if let Some(count) = counts[s.as_usize()] {
+        return count;
+    }
+    let mut targets: Vec<(u64, StateID)> = Vec::new();
+    let state = nfa.state(s);
+    if !epsilon_targets(state, |t| targets.push((1, t))) {
+        byte_ranges(state, |start, end, t| targets.push((u64::from(end - start) + 1, t)));
+    }
+    if let thompson::State::Look { next, .. } = state {
+        targets.push((1, *next));
+    }
+    let matched = u64::from(matches!(state, thompson::State::Match { .. }));
+    let count = targets.into_iter().fold(matched, |sum, (width, t)| sum.saturating_add(width.saturating_mul(lexemes_from(nfa, t, counts, most))).min(most + 1));
+    counts[s.as_usize()] = Some(count);
+    count
 }
 
 /// Whether `nfa` has finitely many lexemes: no loop among its states.
@@ -336,6 +369,16 @@ mod tests {
         // for every key would be a product of every such string.
         let bounded = nfa(&crate::lexer::json_string_of_length(3, Some(255)));
         assert!(is_finite(&bounded) && !is_literal(&bounded));
+        // Neither is a pattern of bounded repetitions with few NFA states (`Github_medium
+        // ---o55334`'s identifier): a key name's context kept it, and every key's row
+        // walked most of the vocabulary.
+        let identifier = nfa(r#""[a-z_]{1,100}:[0-9a-f]{8}""#);
+        assert!(is_finite(&identifier) && identifier.states().len() <= LITERAL_NFA_STATES);
+        assert!(!is_literal(&identifier));
+        // A few enumerated values are, counted once per path.
+        assert!(lexemes_at_most(&nfa(r#""(?:CREATE|DELETE|UPDATE|NONE)""#), 4));
+        assert!(!lexemes_at_most(&nfa(r#""(?:CREATE|DELETE|UPDATE|NONE)""#), 3));
+        assert!(lexemes_at_most(&nfa(r#""[0-9]{2}""#), 100) && !lexemes_at_most(&nfa(r#""[0-9]{2}""#), 99));
     }
 
     #[test]
