@@ -919,13 +919,17 @@ impl<'a> Walk<'a> {
     /// them as a bitmap, every other end as a list.
     fn take_plain_along_path(&mut self, q: LexState) -> bool {
         let (trie, plain) = (self.trie, self.trie.plain_tokens());
-        let worth = |later| mostly_kept(plain, &without_holding(plain, later));
+        // The plain tokens holding no later exception found so far.
+        let mut kept = plain.bitmap().to_vec();
+        let worth = |added| {
+            remove_holding(plain, &mut kept, added);
+            mostly_kept(plain, &kept)
+        };
         let Some(path) = self.plain_steps.and_then(|steps| PlainPath::of(steps, self.stepper, q, plain.max_chars(), worth)) else { return false };
         if path.later() == PlainExceptions::NONE {
             // A chain from each first character's state takes the plain tokens below it.
             return false;
         }
-        let mut kept = without_holding(plain, path.later());
         for child in first_exceptions(trie, &path) {
             for &id in trie.subtree_tokens(child) {
                 if let Some(word) = kept.get_mut(id as usize / 32) {
@@ -1326,14 +1330,12 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The plain tokens holding no character of `set`, as a bitmap like
-/// [`PlainTokens::bitmap`].
-fn without_holding(plain: &PlainTokens, set: PlainExceptions) -> Vec<u32> {
-    let mut kept = plain.bitmap().to_vec();
+/// Take out of `kept` (a bitmap like [`PlainTokens::bitmap`]) the plain tokens holding
+/// a character of `set`.
+fn remove_holding(plain: &PlainTokens, kept: &mut [u32], set: PlainExceptions) {
     for byte in set.bytes() {
         kept.iter_mut().zip(plain.holding(byte)).for_each(|(word, holding)| *word &= !holding);
     }
-    kept
 }
 
 /// Whether the plain tokens `kept` (a bitmap like [`PlainTokens::bitmap`]) are at least

@@ -10,7 +10,7 @@
 //! plain tokens holding none of those by count, and walks the others.
 
 use super::{slots, step_outcome, Stepper};
-use crate::lexer::LexState;
+use crate::lexer::{LexState, Lexer};
 use crate::tokenizer::PlainText;
 use hashbrown::HashSet;
 use std::sync::OnceLock;
@@ -136,14 +136,14 @@ pub(super) struct PlainPath {
 impl PlainPath {
     /// The path from `q` for texts of up to `max_chars` characters; `None` when `q` is
     /// the start state, when most first characters kill the lexer, when the path would
-    /// lead to the start state, or when `worth(later)` turns false as later exceptions
-    /// gather (those found so far).
+    /// lead to the start state, or when `worth(added)` turns false as later exceptions
+    /// gather (`added`: those found since it was last asked).
     pub(super) fn of(
         steps: &PlainSteps,
         stepper: Stepper<'_>,
         q: LexState,
         max_chars: usize,
-        worth: impl Fn(PlainExceptions) -> bool,
+        mut worth: impl FnMut(PlainExceptions) -> bool,
     ) -> Option<PlainPath> {
         let lexer = stepper.lexer;
         if lexer.is_start(q) {
@@ -161,7 +161,7 @@ impl PlainPath {
                 continue;
             };
             let step = steps.split(stepper, from);
-            if !path.ends.is_empty() && !path.gather_later(step.exceptions, &worth) {
+            if !path.ends.is_empty() && !path.gather_later(step.exceptions, &mut worth) {
                 return None;
             }
             let Some(next) = step.generic else {
@@ -182,7 +182,7 @@ impl PlainPath {
             path.ends.push(Some(end));
             if stepper.same(next, from) {
                 // Every later character steps as this one did.
-                if !path.gather_later(step.exceptions, &worth) {
+                if !path.gather_later(step.exceptions, &mut worth) {
                     return None;
                 }
                 path.ends.resize(max_chars, Some(end));
@@ -193,12 +193,12 @@ impl PlainPath {
         Some(path)
     }
 
-    /// Add `exceptions` to the later ones; whether the path is still `worth` taking.
-    fn gather_later(&mut self, exceptions: PlainExceptions, worth: impl Fn(PlainExceptions) -> bool) -> bool {
-        let later = self.later.union(exceptions);
-        let changed = later != self.later;
-        self.later = later;
-        !changed || worth(self.later)
+    /// Add `exceptions` to the later ones; whether the path is still `worth` taking
+    /// (asked only when some are new).
+    fn gather_later(&mut self, exceptions: PlainExceptions, worth: &mut impl FnMut(PlainExceptions) -> bool) -> bool {
+        let added = exceptions.minus(self.later);
+        self.later = self.later.union(exceptions);
+        added == PlainExceptions::NONE || worth(added)
     }
 
     /// The state a plain text of `chars` characters, none an exception, ends in (the
@@ -239,6 +239,10 @@ impl PlainExceptions {
         PlainExceptions { ascii: self.ascii | other.ascii, beyond_ascii: self.beyond_ascii || other.beyond_ascii }
     }
 
+    /// The characters of `self` not in `other`.
+    fn minus(self, other: PlainExceptions) -> PlainExceptions {
+        PlainExceptions { ascii: self.ascii & !other.ascii, beyond_ascii: self.beyond_ascii && !other.beyond_ascii }
+    }
 
     /// The exceptions, ASCII bytes ascending, then a byte standing for every character
     /// beyond ASCII (`0xC2`, the first to start one) if they are exceptions.
@@ -269,6 +273,17 @@ enum CharEnd {
     Closes,
 }
 
+/// Where `byte`, a character's last, leaves lexer state `at` (the recognizer's step,
+/// [`step_outcome`]).
+fn char_end(lexer: &Lexer, at: LexState, byte: u8) -> CharEnd {
+    let next = lexer.next(at, byte);
+    match (next.is_dead(), step_outcome(lexer, at, byte).is_some()) {
+        (false, _) => CharEnd::To(next),
+        (true, true) => CharEnd::Closes,
+        (true, false) => CharEnd::Dies,
+    }
+}
+
 /// Feeds every plain character whose first byte is at least `first_byte` from `s`, byte
 /// by byte (characters sharing leading bytes share their steps), and tells `end` where
 /// each one ends, until `end` says to stop; whether it went through them all.
@@ -282,10 +297,8 @@ fn each_char_end(stepper: Stepper<'_>, s: LexState, first_byte: u8, mut end: imp
         for byte in bytes {
             let Some(next_within) = PlainText::step(within, byte) else { continue };
             let next = lexer.next(at, byte);
-            let ended = if next.is_dead() {
-                Some(if step_outcome(lexer, at, byte).is_some() { CharEnd::Closes } else { CharEnd::Dies })
-            } else if next_within == PlainText::BOUNDARY {
-                Some(CharEnd::To(next))
+            let ended = if next.is_dead() || next_within == PlainText::BOUNDARY {
+                Some(char_end(lexer, at, byte))
             } else {
                 if seen.insert((next, next_within)) {
                     pending.push((next, next_within));
@@ -362,16 +375,8 @@ impl PlainSplit {
 /// What the plain characters do from `s` ([`PlainSplit`]).
 fn plain_split(stepper: Stepper<'_>, s: LexState) -> PlainSplit {
     let lexer = stepper.lexer;
-    let ascii_end = |byte: u8| {
-        let next = lexer.next(s, byte);
-        match (next.is_dead(), step_outcome(lexer, s, byte).is_some()) {
-            (false, _) => CharEnd::To(next),
-            (true, true) => CharEnd::Closes,
-            (true, false) => CharEnd::Dies,
-        }
-    };
     let ends: Vec<(u8, CharEnd)> =
-        (0x20..0x7F_u8).filter(|&byte| PlainText::step(PlainText::BOUNDARY, byte).is_some()).map(|byte| (byte, ascii_end(byte))).collect();
+        (0x20..0x7F_u8).filter(|&byte| PlainText::step(PlainText::BOUNDARY, byte).is_some()).map(|byte| (byte, char_end(lexer, s, byte))).collect();
     // Candidates for where most go, with how many go there.
     let mut groups: Vec<(Option<LexState>, u32)> = Vec::new();
     for &(_, end) in &ends {
