@@ -54,6 +54,8 @@ use crate::words::{WordBuffer, Words};
 use hashbrown::HashMap;
 use smallvec::SmallVec;
 use std::borrow::Cow;
+use std::cmp::Reverse;
+use std::collections::binary_heap::{BinaryHeap, PeekMut};
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -101,8 +103,10 @@ const DENSE_CLASS_RATIO: usize = 32;
 /// How many of the plain tokens must hold no exception of a row's state
 /// ([`PlainPath`]) for the row to take them by count and walk the rest, as a
 /// fraction (numerator, denominator): below it, walking the rest costs more than the
-/// other ways of taking plain tokens.
-const MOST_PLAIN_TOKENS: (usize, usize) = (1, 2);
+/// other ways of taking plain tokens. (A half took too few paths: rows of strings
+/// holding any of a few substrings kept 40–49% and walked the whole vocabulary instead;
+/// a quarter took paths slower than the walks they replaced.)
+const KEPT_PLAIN_SHARE: (usize, usize) = (1, 3);
 
 /// A closed lexeme as the parser receives it: the candidate terminals that reach the
 /// parser, and whether it may instead be skipped (one candidate is `%ignore`d).
@@ -913,9 +917,9 @@ impl<'a> Walk<'a> {
     }
 
     /// Gather the plain tokens holding no exception of the path from `q` ([`PlainPath`])
-    /// by their number of characters, when those are most plain tokens, and skip plain
-    /// tokens from then on, leaving those holding an exception to
-    /// [`Walk::walk_exceptions`]; whether it did. The path's end most tokens share takes
+    /// by their number of characters, when there are enough of them
+    /// ([`KEPT_PLAIN_SHARE`]), and skip plain tokens from then on, leaving those holding
+    /// an exception to [`Walk::walk_exceptions`]; whether it did. The path's end most tokens share takes
     /// them as a bitmap, every other end as a list.
     fn take_plain_along_path(&mut self, q: LexState) -> bool {
         let (trie, plain) = (self.trie, self.trie.plain_tokens());
@@ -923,7 +927,7 @@ impl<'a> Walk<'a> {
         let mut kept = plain.bitmap().to_vec();
         let worth = |added| {
             remove_holding(plain, &mut kept, added);
-            mostly_kept(plain, &kept)
+            enough_kept(plain, &kept)
         };
         let Some(path) = self.plain_steps.and_then(|steps| PlainPath::of(steps, self.stepper, q, plain.max_chars(), worth)) else { return false };
         if path.later() == PlainExceptions::NONE {
@@ -937,7 +941,7 @@ impl<'a> Walk<'a> {
                 }
             }
         }
-        if !mostly_kept(plain, &kept) {
+        if !enough_kept(plain, &kept) {
             return false;
         }
         let ends: Vec<Option<LexState>> = (1..=plain.max_chars()).map(|chars| path.end(chars)).collect();
@@ -980,21 +984,14 @@ impl<'a> Walk<'a> {
         // walk so far left them all.
         let Some(plain) = self.plain.take() else { return };
         let trie = self.trie;
-        let first = first_exceptions(trie, &path).map(|child| (child, 0));
-        let later = path.later().bytes().flat_map(|byte| {
-            let chars = plain.first_after_plain_chars(byte).iter().map(|&chars| usize::from(chars));
-            plain.first_after_plain(byte).iter().map(|&node| node as usize).zip(chars)
-        });
-        let mut starts: Vec<(usize, usize)> = first.chain(later).collect();
-        starts.sort_unstable();
+        let first: Vec<u32> = first_exceptions(trie, &path).map(|child| child as u32).collect();
+        let later = path.later().bytes().map(|byte| (plain.first_after_plain(byte), plain.first_after_plain_chars(byte)));
+        let mut starts = Starts::new(&first, later);
         // Tokens this short are gathered in a whole row (the depth below only counts
         // against it).
         debug_assert!(self.shortest <= 1);
         let mut walked_to = 0;
-        for (start, chars) in starts {
-            if start < walked_to {
-                continue;
-            }
+        while let Some((start, chars)) = starts.next_from(walked_to) {
             walked_to = trie.nodes()[start].subtree_end();
             let Some(from) = path.end(chars) else { continue };
             self.path.truncate(1);
@@ -1339,15 +1336,76 @@ fn remove_holding(plain: &PlainTokens, kept: &mut [u32], set: PlainExceptions) {
 }
 
 /// Whether the plain tokens `kept` (a bitmap like [`PlainTokens::bitmap`]) are at least
-/// [`MOST_PLAIN_TOKENS`] of the plain tokens.
-fn mostly_kept(plain: &PlainTokens, kept: &[u32]) -> bool {
+/// [`KEPT_PLAIN_SHARE`] of the plain tokens.
+fn enough_kept(plain: &PlainTokens, kept: &[u32]) -> bool {
     let kept: usize = kept.iter().map(|w| w.count_ones() as usize).sum();
-    kept * MOST_PLAIN_TOKENS.1 >= plain.ids().len() * MOST_PLAIN_TOKENS.0
+    kept * KEPT_PLAIN_SHARE.1 >= plain.ids().len() * KEPT_PLAIN_SHARE.0
 }
 
 /// The first-level trie nodes of the characters leaving `path` as a text's first.
 fn first_exceptions<'t>(trie: &'t TokenTrie, path: &'t PlainPath) -> impl Iterator<Item = usize> + 't {
     trie.children(TokenTrie::ROOT).filter(|&child| path.first().starts(trie.nodes()[child].byte))
+}
+
+/// The trie nodes where a plain text first leaves a path ([`Walk::walk_exceptions`]),
+/// with the characters before each, merged in trie order from ascending lists: the
+/// first-level nodes of the first exceptions, and per later exception the nodes of
+/// [`PlainTokens::first_after_plain`]. A node inside a subtree walked already is passed
+/// over with the rest of its list's nodes there, one search per list, unsorted and
+/// uncopied: a row's lists hold tens of thousands of nodes.
+struct Starts<'a> {
+    /// Per list its nodes and, for a later exception's, the characters before each (none
+    /// before a first exception).
+    lists: Vec<(&'a [u32], Option<&'a [u16]>)>,
+    /// Per list the position of its next node.
+    next: Vec<usize>,
+    /// The next node of each list not at its end, with the list's index, least first.
+    heads: BinaryHeap<Reverse<(u32, usize)>>,
+}
+
+impl<'a> Starts<'a> {
+    /// The starts of first-exception nodes `first` and of `later` (per exception, its
+    /// nodes and the characters before each), every list ascending.
+    fn new(first: &'a [u32], later: impl Iterator<Item = (&'a [u32], &'a [u16])>) -> Starts<'a> {
+        let lists: Vec<_> = std::iter::once((first, None)).chain(later.map(|(nodes, chars)| (nodes, Some(chars)))).collect();
+        let heads = lists.iter().enumerate().filter_map(|(i, (nodes, _))| Some(Reverse((*nodes.first()?, i)))).collect();
+        Starts { next: vec![0; lists.len()], lists, heads }
+    }
+
+    /// The next start at or past trie node `walked_to`, and the characters before it.
+    fn next_from(&mut self, walked_to: usize) -> Option<(usize, usize)> {
+        loop {
+            let mut head = self.heads.peek_mut()?;
+            let Reverse((node, i)) = *head;
+            let (nodes, chars) = self.lists[i];
+            let at = self.next[i];
+            let taken = (node as usize >= walked_to).then(|| (node as usize, chars.map_or(0, |chars| usize::from(chars[at]))));
+            let next = match taken {
+                Some(_) => at + 1,
+                None => past(nodes, at, walked_to as u32),
+            };
+            self.next[i] = next;
+            match nodes.get(next) {
+                Some(&node) => *head = Reverse((node, i)),
+                None => drop(PeekMut::pop(head)),
+            }
+            if taken.is_some() {
+                return taken;
+            }
+        }
+    }
+}
+
+/// The position of the first of the ascending `nodes` from position `at` on that is at
+/// least `end` (`nodes.len()` when none is), found by galloping from `at`: the nodes a
+/// walked subtree holds are mostly few.
+fn past(nodes: &[u32], at: usize, end: u32) -> usize {
+    let mut step = 1;
+    while at + step < nodes.len() && nodes[at + step] < end {
+        step *= 2;
+    }
+    let from = at + step / 2;
+    from + nodes[from..nodes.len().min(at + step)].partition_point(|&n| n < end)
 }
 
 /// Take out of `kept` (a bitmap like [`PlainTokens::bitmap`]) the plain tokens whose
