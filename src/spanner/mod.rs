@@ -749,21 +749,17 @@ fn build_row(
         }
     }
     walk.walk_exceptions();
-    let (mut classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
-    classes.sort_by(class_order);
-    SpannerRow { classes, tokens: tokens.into() }
+    let order = walk.class_order();
+    let (classes, tokens) = walk.into_classes(Listing::DenseAsBitmaps);
+    let mut ordered: Vec<_> = order.into_iter().zip(classes).collect();
+    ordered.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    SpannerRow { classes: ordered.into_iter().map(|(_, class)| class).collect(), tokens: tokens.into() }
 }
 
 /// The fewest bytes of the tokens a row holds when it is the same under every first byte.
 fn uniform_shortest(shortest: impl Fn(u8) -> Option<usize>) -> Option<usize> {
     let first = shortest(0)?;
     (1..=u8::MAX).all(|byte| shortest(byte) == Some(first)).then_some(first)
-}
-
-/// The order of a row's classes: lexicographic by lexeme sequence, so that classes with a
-/// common lexeme prefix are adjacent, then by end state.
-fn class_order(a: &TokenClass, b: &TokenClass) -> std::cmp::Ordering {
-    a.lexemes.cmp(&b.lexemes).then(a.end.cmp(&b.end))
 }
 
 /// The classes of first-level node `node`'s subtree (its own tokens included) reached in
@@ -1243,6 +1239,30 @@ impl<'a> Walk<'a> {
             })
             .collect();
         (classes, list)
+    }
+
+    /// Per class, its place in a row's order: lexicographic by lexeme sequence, so that
+    /// classes with a common lexeme prefix are adjacent, then by end state. Sequences are
+    /// compared as the ranks of their lexemes among the distinct lexemes closed (a few),
+    /// not lexeme by lexeme: a row's hundreds of classes were sorted comparing the
+    /// lexemes' terminal lists.
+    fn class_order(&self) -> Vec<(SmallVec<[u32; 4]>, LexState)> {
+        let lexemes = self.lexemes.items();
+        let mut by_lexeme: Vec<u32> = (0..lexemes.len() as u32).collect();
+        by_lexeme.sort_unstable_by(|&a, &b| lexemes[a as usize].cmp(&lexemes[b as usize]));
+        let mut rank = vec![0u32; lexemes.len()];
+        by_lexeme.iter().enumerate().for_each(|(r, &lexeme)| rank[lexeme as usize] = r as u32);
+        let ranks = |mut sequence: u32| {
+            let mut ranks = SmallVec::new();
+            while sequence != 0 {
+                let (parent, lexeme) = self.sequences[sequence as usize];
+                ranks.push(rank[lexeme as usize]);
+                sequence = parent;
+            }
+            ranks.reverse();
+            ranks
+        };
+        self.class_keys.iter().map(|&(sequence, end)| (ranks(sequence), end)).collect()
     }
 
     /// The lexemes of interned sequence `sequence`, in order.
