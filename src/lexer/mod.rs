@@ -151,9 +151,8 @@ pub struct LexerConfig {
     /// state per character (see [`LexPos`]); masks for a vocabulary with longer tokens
     /// are refused with [`LimitKind::CountHorizon`].
     pub count_horizon: usize,
-    /// The most states lexing contexts may add ([`Lexer::context_start`]); they add at
-    /// most a third as many as the lexer has without them, or half this many if that is
-    /// more. 0: no contexts.
+    /// The most states lexing contexts may add ([`Lexer::context_start`]), within
+    /// `max_states`. 0: no contexts.
     pub max_context_states: usize,
     /// How many states of the full lexer must be products of two strings with formats,
     /// patterns or unbounded lengths (the rows contexts spare) for it to get contexts:
@@ -824,9 +823,8 @@ impl<'a> Builder<'a> {
     /// Contexts cost compile time (a JSON schema compiles per request, so it counts in
     /// the time to the first mask) and pay off in masks only where the full lexer runs
     /// strings side by side: a lexer gets them when enough of its states are such
-    /// products ([`LexerConfig::context_product_states`]), and they add at most a third
-    /// as many states as it has, within [`LexerConfig::max_context_states`] and at least
-    /// half that. A context that outgrows what is left is dropped (none of its states
+    /// products ([`LexerConfig::context_product_states`]), and they add at most
+    /// [`LexerConfig::max_context_states`]. A context that outgrows what is left is dropped (none of its states
     /// stay), and so is one keeping a pattern with more distinct states in the full
     /// lexer than that, or all the patterns of one dropped; once one is dropped (its
     /// exploration wasted), only contexts of small patterns are tried. In a lexer with
@@ -846,7 +844,7 @@ impl<'a> Builder<'a> {
         }
         let relevant = relevant();
         let full = self.subsets.len();
-        let budget = (full / 3).clamp(most / 2, most).min(self.config.max_states.saturating_sub(full));
+        let budget = most.min(self.config.max_states.saturating_sub(full));
         let pattern_states = self.pattern_states();
         let mut by_groups: HashMap<Vec<u64>, Option<u32>> = HashMap::new();
         let mut outgrown: Vec<Vec<u32>> = Vec::new();
