@@ -257,6 +257,29 @@ fn tables_built_beside_the_lexer_report_their_error_first() {
     assert!(matches!(err, Error::Limit { kind: LimitKind::LexerStates, .. }), "{err}");
 }
 
+/// `Github_ultra---o39532`: the context of a key position taking only names keeps every
+/// literal of the schema (169, 2,669 states); the context of `customFields`, whose 150
+/// names come beside any other key, must still find room. Without it every key-name
+/// prefix there is a product state of the full lexer (it counts characters for the
+/// 24-character `id`), each with a whole row of the vocabulary (0.3–1.5 ms a mask).
+#[test]
+fn a_large_literal_context_leaves_room_for_keys_beside_any_other() {
+    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/maskbench/data/Github_ultra---o39532.json");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("SKIPPED: ../shared not found ({path})");
+        return;
+    };
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let schema = serde_json::to_string(&file["schema"]).unwrap();
+    let grammar = compile_json_schema(&schema, &JsonSchemaOptions::default()).unwrap().grammar;
+    let mut recognizer = Recognizer::new(Arc::new(CompiledGrammar::new(&grammar).unwrap()));
+    let before_keys = r#"{"id": "507f1f77bcf86cd799439011", "createdAt": 1643723400, "updatedAt": 1643723400, "properties": {}, "#;
+    let named = r#""description": "A product", "name": "Product Name", "tags": ["tag1"], "identifiers": {"gtin": "0123456789012", "sku": "ABC123"}, "#;
+    recognizer.feed(format!(r#"{before_keys}{named}"customFields": {{"nutrientB"#).as_bytes()).unwrap();
+    assert_ne!(recognizer.mask_state(), recognizer.lex_state(), "the key name is read in the full lexer");
+}
+
 #[test]
 fn lexing_contexts_read_the_tables_built_beside_the_lexer() {
     // Two strings that both open with a quote, each after its own keyword: a context each.
