@@ -824,13 +824,13 @@ impl<'a> Builder<'a> {
     /// the time to the first mask) and pay off in masks only where the full lexer runs
     /// strings side by side: a lexer gets them when enough of its states are such
     /// products ([`LexerConfig::context_product_states`]), and they add at most
-    /// [`LexerConfig::max_context_states`]. A context that outgrows what is left is dropped (none of its states
-    /// stay), and so is one keeping a pattern with more distinct states in the full
-    /// lexer than that, or all the patterns of one dropped; once one is dropped (its
-    /// exploration wasted), only contexts of small patterns are tried. In a lexer with
-    /// counted strings, each context takes the exits of far count runs that its paths
-    /// reach in its own states, and one pass after them all takes those reached in
-    /// earlier states.
+    /// [`LexerConfig::max_context_states`]. A context that outgrows what is left is
+    /// dropped (none of its states stay), and so is one keeping a pattern with more
+    /// distinct states in the full lexer than that, or all the patterns of one dropped;
+    /// once one is dropped (its exploration wasted), only contexts of small patterns are
+    /// tried. In a lexer with counted strings, each context takes the exits of far count
+    /// runs that its paths reach in its own states, and one pass after them all takes
+    /// those reached in earlier states.
     fn add_contexts(&mut self, relevant: NextTerminals<'_>, next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
         // Products are among the states: a smaller lexer has too few.
