@@ -600,9 +600,56 @@ fn has_lazy_repetition(hir: &Hir) -> bool {
 /// lexer gets contexts: finding them reads every LR state).
 pub(crate) type NextTerminals<'a> = &'a mut dyn FnMut() -> Vec<TerminalSet>;
 
-/// Most distinct states in the full lexer of a pattern that a context may still keep
-/// once one context outgrew its room.
-const SMALL_PATTERN_STATES: usize = 256;
+/// A lexing context worth trying: the patterns it keeps, and how many of the sets of
+/// terminals asked for it serves.
+struct ContextCandidate {
+    kept: Vec<u32>,
+    uses: usize,
+}
+
+/// The distinct contexts the sets of terminals `relevant` ask for, in first-asked
+/// order, and the candidate each set asks for (none where no context is exact and
+/// useful, [`Contexts::kept_patterns`]).
+fn context_candidates(analysis: &Contexts, relevant: Vec<TerminalSet>) -> (Vec<ContextCandidate>, Vec<Option<usize>>) {
+    let mut by_groups: HashMap<Vec<u64>, Option<usize>> = HashMap::new();
+    let mut by_kept: HashMap<Vec<u32>, usize> = HashMap::new();
+    let mut candidates: Vec<ContextCandidate> = Vec::new();
+    let of_relevant = relevant
+        .iter()
+        .map(|terminals| {
+            let groups = analysis.groups_of(terminals)?;
+            let candidate = *by_groups.entry(groups).or_insert_with_key(|groups| {
+                let kept = analysis.kept_patterns(groups)?;
+                Some(*by_kept.entry(kept).or_insert_with_key(|kept| {
+                    candidates.push(ContextCandidate { kept: kept.clone(), uses: 0 });
+                    candidates.len() - 1
+                }))
+            });
+            if let Some(index) = candidate {
+                candidates[index].uses += 1;
+            }
+            candidate
+        })
+        .collect();
+    (candidates, of_relevant)
+}
+
+/// The most states of a `budget` that `candidate` may take: a share in proportion to the
+/// sets of terminals it serves, and half at least. (A context of one long bounded string
+/// unrolls to thousands of states; one serving a few LR states and tried early would
+/// leave no room for the rest, while the context of a schema's key names may serve
+/// nearly all of them.)
+fn room_of(candidate: &ContextCandidate, total_uses: usize, budget: usize) -> usize {
+    (budget / 2).max(budget * candidate.uses / total_uses.max(1))
+}
+
+/// The candidates' indices, those serving the most sets of terminals first (ties in
+/// first-asked order): when room runs out, the contexts left out serve the fewest.
+fn most_served_first(candidates: &[ContextCandidate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by_key(|&index| std::cmp::Reverse(candidates[index].uses));
+    order
+}
 
 /// A DFA state under construction: the states of the shared pattern NFAs (tagged with
 /// the pattern's index) reachable after the text read so far, sorted.
@@ -824,13 +871,13 @@ impl<'a> Builder<'a> {
     /// the time to the first mask) and pay off in masks only where the full lexer runs
     /// strings side by side: a lexer gets them when enough of its states are such
     /// products ([`LexerConfig::context_product_states`]), and they add at most
-    /// [`LexerConfig::max_context_states`]. A context that outgrows what is left is
+    /// [`LexerConfig::max_context_states`]. Contexts serving the most LR states are
+    /// tried first, each in at most its room ([`room_of`]); one that outgrows it is
     /// dropped (none of its states stay), and so is one keeping a pattern with more
-    /// distinct states in the full lexer than that, or all the patterns of one dropped;
-    /// once one is dropped (its exploration wasted), only contexts of small patterns are
-    /// tried. In a lexer with counted strings, each context takes the exits of far count
-    /// runs that its paths reach in its own states, and one pass after them all takes
-    /// those reached in earlier states.
+    /// distinct states in the full lexer than that, or all the patterns of one dropped. In
+    /// a lexer with counted strings, each context takes the exits of far count runs that
+    /// its paths reach in its own states, and one pass after them all takes those reached
+    /// in earlier states.
     fn add_contexts(&mut self, relevant: NextTerminals<'_>, next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
         // Products are among the states: a smaller lexer has too few.
@@ -846,37 +893,24 @@ impl<'a> Builder<'a> {
         let full = self.subsets.len();
         let budget = most.min(self.config.max_states.saturating_sub(full));
         let pattern_states = self.pattern_states();
-        let mut by_groups: HashMap<Vec<u64>, Option<u32>> = HashMap::new();
-        let mut outgrown: Vec<Vec<u32>> = Vec::new();
-        let mut contexts = Vec::with_capacity(relevant.len());
-        for terminals in relevant {
-            let Some(groups) = analysis.groups_of(&terminals) else {
-                contexts.push(None);
-                continue;
-            };
-            if let Some(&context) = by_groups.get(&groups) {
-                contexts.push(context);
-                continue;
-            }
-            let Some(kept) = analysis.kept_patterns(&groups) else {
-                by_groups.insert(groups, None);
-                contexts.push(None);
-                continue;
-            };
-            let cap = budget.saturating_sub(self.subsets.len() - full);
-            // Once a context outgrew its room (its exploration wasted), only contexts of
-            // small patterns are tried.
-            let small = |p: &u32| pattern_states[*p as usize] <= SMALL_PATTERN_STATES;
+        let (candidates, of_relevant) = context_candidates(&analysis, relevant);
+        let total_uses = candidates.iter().map(|c| c.uses).sum();
+        let mut outgrown: Vec<&[u32]> = Vec::new();
+        let mut context_of: Vec<Option<u32>> = vec![None; candidates.len()];
+        for index in most_served_first(&candidates) {
+            let kept = &candidates[index].kept;
+            let cap = budget.saturating_sub(self.subsets.len() - full).min(room_of(&candidates[index], total_uses, budget));
             let fits = kept.iter().all(|&p| pattern_states[p as usize] <= cap)
-                && (outgrown.is_empty() || kept.iter().all(small))
                 && !outgrown.iter().any(|big| big.iter().all(|p| kept.binary_search(p).is_ok()));
-            let context = if fits { self.add_context(&kept, next_unexplored, cap)? } else { None };
-            if fits && context.is_none() {
-                outgrown.push(kept.clone());
+            if !fits {
+                continue;
             }
-            by_groups.insert(groups, context);
-            contexts.push(context);
+            context_of[index] = self.add_context(kept, next_unexplored, cap)?;
+            if context_of[index].is_none() {
+                outgrown.push(kept);
+            }
         }
+        let contexts = of_relevant.iter().map(|c| c.and_then(|index| context_of[index])).collect();
         if !self.leave_far_runs_of_contexts(full, budget, next_unexplored)? {
             return Ok(Vec::new());
         }

@@ -290,3 +290,27 @@ fn lexing_contexts_read_the_tables_built_beside_the_lexer() {
     assert!(compiled.lexer().context_count() > 0);
     check_compiled_against_oracle(compiled, b"ab\"czw1", 2, b"a\"abc\"b\"zz\"w1a\"c\"");
 }
+
+/// `Github_medium---o9913` has room for 1,695 context states, and the context serving
+/// the most LR states (968: its keys, and the values of its free-form `meta`) needs
+/// 1,036. Held to half the room, it was dropped, and those positions read the full
+/// lexer's product states (the file's masks 3.5× slower).
+#[test]
+fn a_context_serving_most_states_may_take_more_than_half_the_room() {
+    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/maskbench/data/Github_medium---o9913.json");
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("SKIPPED: ../shared not found ({path})");
+        return;
+    };
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let schema = serde_json::to_string(&file["schema"]).unwrap();
+    let grammar = compile_json_schema(&schema, &JsonSchemaOptions::default()).unwrap().grammar;
+    let compiled = Arc::new(CompiledGrammar::new(&grammar).unwrap());
+    let meta = r#"{"version": "1.0.0", "notes": "x", "enabled": true, "triggers": [{"key": "timer", "type": "timer", "config": {"seconds": 60}, "meta": {"category": "#;
+    for prefix in [r#"{""#.to_string(), format!(r#"{meta}"trig"#), format!(r#"{meta}"trigger", "na"#)] {
+        let mut recognizer = Recognizer::new(compiled.clone());
+        recognizer.feed(prefix.as_bytes()).unwrap();
+        assert_ne!(recognizer.mask_state(), recognizer.lex_state(), "{prefix} is read in the full lexer");
+    }
+}
