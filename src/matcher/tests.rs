@@ -257,6 +257,20 @@ fn tables_built_beside_the_lexer_report_their_error_first() {
     assert!(matches!(err, Error::Limit { kind: LimitKind::LexerStates, .. }), "{err}");
 }
 
+/// The grammar of a MaskBench schema from `../shared` (`None`, saying so, when it is not
+/// there).
+fn maskbench_grammar(name: &str) -> Option<Grammar> {
+    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+    let path = format!("{}/../shared/maskbench/data/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("SKIPPED: ../shared not found ({path})");
+        return None;
+    };
+    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let schema = serde_json::to_string(&file["schema"]).unwrap();
+    Some(compile_json_schema(&schema, &JsonSchemaOptions::default()).unwrap().grammar)
+}
+
 /// `Github_ultra---o39532`: the context of a key position taking only names keeps every
 /// literal of the schema (169, 2,669 states); the context of `customFields`, whose 150
 /// names come beside any other key, must still find room. Without it every key-name
@@ -264,15 +278,7 @@ fn tables_built_beside_the_lexer_report_their_error_first() {
 /// 24-character `id`), each with a whole row of the vocabulary (0.3–1.5 ms a mask).
 #[test]
 fn a_large_literal_context_leaves_room_for_keys_beside_any_other() {
-    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/maskbench/data/Github_ultra---o39532.json");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("SKIPPED: ../shared not found ({path})");
-        return;
-    };
-    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let schema = serde_json::to_string(&file["schema"]).unwrap();
-    let grammar = compile_json_schema(&schema, &JsonSchemaOptions::default()).unwrap().grammar;
+    let Some(grammar) = maskbench_grammar("Github_ultra---o39532") else { return };
     let mut recognizer = Recognizer::new(Arc::new(CompiledGrammar::new(&grammar).unwrap()));
     let before_keys = r#"{"id": "507f1f77bcf86cd799439011", "createdAt": 1643723400, "updatedAt": 1643723400, "properties": {}, "#;
     let named = r#""description": "A product", "name": "Product Name", "tags": ["tag1"], "identifiers": {"gtin": "0123456789012", "sku": "ABC123"}, "#;
@@ -297,15 +303,7 @@ fn lexing_contexts_read_the_tables_built_beside_the_lexer() {
 /// lexer's product states (the file's masks 3.5× slower).
 #[test]
 fn a_context_serving_most_states_may_take_more_than_half_the_room() {
-    use crate::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/maskbench/data/Github_medium---o9913.json");
-    let Ok(text) = std::fs::read_to_string(path) else {
-        eprintln!("SKIPPED: ../shared not found ({path})");
-        return;
-    };
-    let file: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let schema = serde_json::to_string(&file["schema"]).unwrap();
-    let grammar = compile_json_schema(&schema, &JsonSchemaOptions::default()).unwrap().grammar;
+    let Some(grammar) = maskbench_grammar("Github_medium---o9913") else { return };
     let compiled = Arc::new(CompiledGrammar::new(&grammar).unwrap());
     let meta = r#"{"version": "1.0.0", "notes": "x", "enabled": true, "triggers": [{"key": "timer", "type": "timer", "config": {"seconds": 60}, "meta": {"category": "#;
     for prefix in [r#"{""#.to_string(), format!(r#"{meta}"trig"#), format!(r#"{meta}"trigger", "na"#)] {
