@@ -611,8 +611,8 @@ struct ContextCandidate {
 /// order, and the candidate each set asks for (none where no context is exact and
 /// useful, [`Contexts::kept_patterns`]).
 fn context_candidates(analysis: &Contexts, relevant: Vec<TerminalSet>) -> (Vec<ContextCandidate>, Vec<Option<usize>>) {
+    // Every group holds a pattern, so distinct groups keep distinct patterns.
     let mut by_groups: HashMap<Vec<u64>, Option<usize>> = HashMap::new();
-    let mut by_kept: HashMap<Vec<u32>, usize> = HashMap::new();
     let mut candidates: Vec<ContextCandidate> = Vec::new();
     let of_relevant = relevant
         .iter()
@@ -620,10 +620,8 @@ fn context_candidates(analysis: &Contexts, relevant: Vec<TerminalSet>) -> (Vec<C
             let groups = analysis.groups_of(terminals)?;
             let candidate = *by_groups.entry(groups).or_insert_with_key(|groups| {
                 let kept = analysis.kept_patterns(groups)?;
-                Some(*by_kept.entry(kept).or_insert_with_key(|kept| {
-                    candidates.push(ContextCandidate { kept: kept.clone(), uses: 0 });
-                    candidates.len() - 1
-                }))
+                candidates.push(ContextCandidate { kept, uses: 0 });
+                Some(candidates.len() - 1)
             });
             if let Some(index) = candidate {
                 candidates[index].uses += 1;
