@@ -22,7 +22,7 @@
 //! counted string is in a state, the class after a byte, the transitions out of far
 //! runs and the completions read off the count); `mod.rs` calls them.
 
-use super::{seeds_hash, Builder, Graph, LexState, SharedSubset, Subset};
+use super::{seeds_hash, Builder, LexState, SharedSubset, Subset};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use hashbrown::HashMap;
@@ -140,11 +140,6 @@ impl CountClasses {
         self.starts[class as usize]
     }
 
-    /// Whether `class` is a run of far counts (rather than a single count).
-    pub(super) fn is_run(&self, class: u32) -> bool {
-        !self.single[class as usize]
-    }
-
     /// The class after one more character, as the DFA table has it: a far run stays
     /// itself. The second class is where the run's last count really goes (`None` for
     /// a single count, whose next class is exact, and for the unending last class).
@@ -209,21 +204,6 @@ pub(super) struct Leaving {
     /// Shared with the successor memo, which hands it to every source it serves.
     pub(super) subset: SharedSubset,
     pub(super) class: u32,
-}
-
-/// Which paths a pass of [`Builder::leave_far_runs`] follows, and which of the waiting
-/// transitions out of far runs it judges.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum ExitScope {
-    /// Paths from every opening (the start state, and the contexts' starts) through
-    /// every state; every waiting transition is judged.
-    Openings,
-    /// Paths from a context's `start` through the states interned since it began (from
-    /// `first_state` on: no earlier state leads to them), and the transitions out of
-    /// them (from `first_exit` on in the waiting list). Where such a path enters an
-    /// earlier state inside a far run, a pass over [`ExitScope::Openings`] after all
-    /// contexts takes over.
-    Context { start: LexState, first_state: usize, first_exit: usize },
 }
 
 /// The count class of states outside the counted string.
@@ -304,7 +284,7 @@ impl<'a> Builder<'a> {
             Part::Between if part != Part::Closed => {
                 let (table, next) = counter.classes.after_char(source.class);
                 if let Some(next) = next {
-                    self.leaving.push(Leaving { source: state, subset: subset.as_slice().into(), class: next });
+                    self.wait_to_leave(Leaving { source: state, subset: subset.as_slice().into(), class: next });
                 }
                 table
             }
@@ -313,87 +293,53 @@ impl<'a> Builder<'a> {
         self.intern_counted(subset, class)
     }
 
+    /// Logs a transition out of a far run for [`Builder::leave_far_runs`], unless its
+    /// source is a lexing context's own state: those take none (where a context's count
+    /// leaves its far run, [`Lexer::step`] finds no state and masks read the full
+    /// lexer's, which takes every exit its paths reach).
+    pub(super) fn wait_to_leave(&mut self, leaving: Leaving) {
+        if leaving.source < self.contexts_from {
+            self.leaving.push(leaving);
+        }
+    }
+
     /// Interns the states that transitions out of far runs really lead to, where the run's
-    /// last count can be reached on a path `scope` covers: the table keeps such a
+    /// last count can be reached on a path from the start state: the table keeps such a
     /// transition in its run, and [`Lexer::step`] looks up where the count went. Whether
     /// the source can hold the run's last count is read off the fewest and most
     /// characters counted on the paths to it through the table and the transitions out
     /// of runs interned so far (every real path is one of them; a loop reaches any
     /// count). Interning them all would give every prefix of a key name, and every
     /// position of a shorter length-bounded string beside the counted one, a state per
-    /// count near a bound. The transitions taken are logged in `taken` (contexts dropped
-    /// give them back). Returns whether it interned a state not seen before.
-    pub(super) fn leave_far_runs(&mut self, scope: ExitScope) -> Result<bool> {
-        let first_exit = match scope {
-            ExitScope::Openings => 0,
-            ExitScope::Context { first_exit, .. } => first_exit,
-        };
+    /// count near a bound. Returns whether it interned a state not seen before.
+    pub(super) fn leave_far_runs(&mut self) -> Result<bool> {
         // (Only a counted string leaves far runs.)
-        if self.leaving.len() <= first_exit {
+        if self.leaving.is_empty() {
             return Ok(false);
         }
         self.extend_count_edges();
-        let (place, fewest, most) = match scope {
-            ExitScope::Openings => {
-                let roots: Vec<usize> = self.openings.iter().enumerate().filter(|&(_, &o)| o).map(|(q, _)| q).collect();
-                let n = self.subsets.len();
-                let successors = |q: usize| self.count_successors(q);
-                (None, fewest_counted(n, &roots, successors), most_counted(n, successors))
-            }
-            ExitScope::Context { start, first_state, .. } => {
-                let (place, graph) = self.context_count_graph(start.index(), first_state);
-                let successors = |q: usize| graph.successors(q).iter().copied();
-                (Some(place), fewest_counted(graph.len(), &[0], successors), most_counted(graph.len(), successors))
-            }
-        };
+        let n = self.subsets.len();
+        let successors = |q: usize| self.count_successors(q);
+        let (fewest, most) = (fewest_counted(n, LexState::START.index(), successors), most_counted(n, successors));
         let Some(counter) = self.counter.as_ref() else { return Ok(false) };
         let mut reached = Vec::new();
-        let mut waits = |l: &Leaving| {
-            let i = place.as_ref().map_or(l.source, |place| place[l.source]);
-            if i == usize::MAX {
-                return true;
-            }
+        // In place: the list holds a transition per byte class out of every far run.
+        self.leaving.retain(|l| {
             let last = counter.classes.first(l.class) - 1;
-            let taken = fewest[i] <= last && last <= most[i];
+            let taken = fewest[l.source] <= last && last <= most[l.source];
             if taken {
                 reached.push(l.clone());
             }
             !taken
-        };
-        // In place: the list holds a transition per byte class out of every far run.
-        if first_exit == 0 {
-            self.leaving.retain(&mut waits);
-        } else {
-            let mut judged = self.leaving.split_off(first_exit);
-            judged.retain(&mut waits);
-            self.leaving.append(&mut judged);
-        }
+        });
         // A new edge, even to a state seen before, can raise the counts that the
         // transitions still waiting are judged by: go round again.
         let added = !reached.is_empty();
-        self.taken.extend_from_slice(&reached);
         for Leaving { source, subset, class } in reached {
             let target = self.intern_counted(subset.to_vec(), class)?;
             self.left.entry(source).or_default().push(target.index());
         }
         Ok(added)
-    }
-
-    /// Whether a state from `first_state` on (a context's own) leads to an earlier one
-    /// inside a far count run, where the context's counts may differ from those of the
-    /// paths that led there before. (Elsewhere a state's class fixes the count, or no
-    /// count is open: the paths through it count alike from there on.)
-    pub(super) fn enters_far_run_below(&mut self, first_state: usize) -> bool {
-        if self.counter.is_none() {
-            return false;
-        }
-        self.extend_count_edges();
-        let Some(counter) = &self.counter else { return false };
-        let in_far_run = |t: usize| {
-            let CountedState { part, class, .. } = self.counted[t];
-            matches!(part, Part::Between | Part::Inside) && counter.classes.is_run(class)
-        };
-        (first_state..self.subsets.len()).any(|q| self.count_successors(q).any(|(t, _)| t < first_state && in_far_run(t)))
     }
 
     /// Adds to `count_edges` the rows of the states explored since it was last extended.
@@ -420,31 +366,6 @@ impl<'a> Builder<'a> {
     /// Whether the transition from `q` to `t` starts a character of the counted string.
     fn counts_a_character(&self, q: usize, t: usize) -> bool {
         self.counted[q].part == Part::Between && !matches!(self.counted[t].part, Part::Outside | Part::Closed)
-    }
-
-    /// The count graph of a context's own states, those from `first_state` on that are
-    /// reachable from its `start` (no earlier state leads to them): per state, its
-    /// successors among them ([`Builder::count_successors`], `count_edges` extended).
-    /// The start is the first state; returns each state's place in the graph
-    /// (`usize::MAX` off it).
-    fn context_count_graph(&self, start: usize, first_state: usize) -> (Vec<usize>, Graph<(usize, bool)>) {
-        let mut states = vec![start];
-        let mut place = vec![usize::MAX; self.subsets.len()];
-        place[start] = 0;
-        let mut graph = Graph { starts: vec![0], targets: Vec::new() };
-        let mut next = 0;
-        while let Some(&q) = states.get(next) {
-            next += 1;
-            for (t, counts) in self.count_successors(q).filter(|&(t, _)| t >= first_state) {
-                if place[t] == usize::MAX {
-                    place[t] = states.len();
-                    states.push(t);
-                }
-                graph.targets.push((place[t], counts));
-            }
-            graph.starts.push(graph.targets.len());
-        }
-        (place, graph)
     }
 
     /// Interns `subset` (which holds the counted string) at count `class`, without the
@@ -498,14 +419,12 @@ impl Builder<'_> {
 }
 
 /// Per state of a graph of `n` states, the fewest characters counted on a path from
-/// one of the `roots` (`u32::MAX` if none reaches it): a breadth-first search where a
-/// transition that counts nothing costs nothing.
-fn fewest_counted<I: Iterator<Item = (usize, bool)>>(n: usize, roots: &[usize], successors: impl Fn(usize) -> I) -> Vec<u32> {
+/// `root` (`u32::MAX` if none reaches it): a breadth-first search where a transition
+/// that counts nothing costs nothing.
+fn fewest_counted<I: Iterator<Item = (usize, bool)>>(n: usize, root: usize, successors: impl Fn(usize) -> I) -> Vec<u32> {
     let mut fewest = vec![u32::MAX; n];
-    let mut queue: std::collections::VecDeque<usize> = roots.iter().copied().collect();
-    for &q in roots {
-        fewest[q] = 0;
-    }
+    let mut queue = std::collections::VecDeque::from([root]);
+    fewest[root] = 0;
     while let Some(q) = queue.pop_front() {
         for (t, counts) in successors(q) {
             let cost = fewest[q] + u32::from(counts);

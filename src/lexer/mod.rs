@@ -56,7 +56,7 @@ pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::fold_hash::fold_hash;
 use contexts::Contexts;
-use counted::{Bounds, CountedState, Counter, Counting, ExitScope, Leaving, Part, NO_CLASS};
+use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::{HashMap, HashTable};
 use smallvec::SmallVec;
@@ -274,9 +274,10 @@ impl Lexer {
             return LexPos { state, count };
         }
         // A far class's last count: the table stayed in the class, the count moved on.
-        let state = counting.by_group.get(&(target.group, class)).copied();
-        debug_assert!(state.is_some(), "the construction reaches every class a count reaches");
-        let state = state.unwrap_or(LexState::DEAD);
+        // The full lexer has a state for every count its paths reach; a context's own
+        // states take no exits out of far runs, so its position may die here (masks then
+        // read the full lexer's state).
+        let state = counting.by_group.get(&(target.group, class)).copied().unwrap_or(LexState::DEAD);
         let count = if counting.states[state.index()].part == Part::Outside { 0 } else { count };
         LexPos { state, count }
     }
@@ -692,15 +693,12 @@ struct Builder<'a> {
     /// Per state: the states that transitions out of its far run lead to (not in the
     /// table, but on real paths).
     left: HashMap<usize, Vec<usize>>,
-    /// The transitions out of far runs taken since the context being explored began, or
-    /// the pass after the contexts (see [`Builder::truncate_states`]).
-    taken: Vec<Leaving>,
     /// Per state explored, its distinct successors in the table, each with whether the
     /// transition counts a character (see [`Builder::leave_far_runs`]).
     count_edges: Graph<(usize, bool)>,
-    /// Whether some context kept leads into an earlier state inside a far count run
-    /// (see [`Builder::leave_far_runs_of_contexts`]).
-    contexts_enter_far_runs: bool,
+    /// The first state of the lexing contexts (`usize::MAX` until they are added): their
+    /// own states take no transitions out of far count runs ([`Builder::wait_to_leave`]).
+    contexts_from: usize,
     transitions: Vec<LexState>,
     accepts: Vec<Box<[TerminalId]>>,
     /// Where each pattern's NFA states start in one numbering of all of them.
@@ -773,8 +771,7 @@ impl<'a> Builder<'a> {
             by_group: HashMap::new(),
             leaving: Vec::new(),
             left: HashMap::new(),
-            taken: Vec::new(),
-            contexts_enter_far_runs: false,
+            contexts_from: usize::MAX,
             count_edges: Graph { starts: vec![0], targets: Vec::new() },
             transitions: Vec::new(),
             accepts: Vec::new(),
@@ -803,7 +800,7 @@ impl<'a> Builder<'a> {
         debug_assert_eq!(start, LexState::START);
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
-        self.explore(&mut next_unexplored, usize::MAX, ExitScope::Openings)?;
+        self.explore_full(&mut next_unexplored)?;
         let contexts = self.add_contexts(relevant, &mut next_unexplored)?;
         let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
@@ -831,30 +828,37 @@ impl<'a> Builder<'a> {
         Ok((lexer, contexts))
     }
 
-    /// Fills the rows of the states from `next_unexplored` on, and of every state they
-    /// lead to (with the transitions out of far count runs that `scope` reaches); false,
-    /// stopping, once there are more than `most` states.
-    fn explore(&mut self, next_unexplored: &mut usize, most: usize, scope: ExitScope) -> Result<bool> {
+    /// Fills the rows of the full lexer's states from `next_unexplored` on, and of every
+    /// state they lead to, with the transitions out of far count runs that its paths
+    /// reach ([`Builder::leave_far_runs`]).
+    fn explore_full(&mut self, next_unexplored: &mut usize) -> Result<()> {
         loop {
-            while *next_unexplored < self.subsets.len() {
-                if self.subsets.len() > most {
-                    return Ok(false);
-                }
-                self.deadline.check_at(*next_unexplored)?;
-                let state = *next_unexplored;
-                *next_unexplored += 1;
-                self.fill_successors(state)?;
-            }
-            if !self.leave_far_runs(scope)? {
-                return Ok(true);
+            self.explore(next_unexplored, usize::MAX)?;
+            if !self.leave_far_runs()? {
+                return Ok(());
             }
         }
     }
 
+    /// Fills the rows of the states from `next_unexplored` on, and of every state they
+    /// lead to in the table; false, stopping, once there are more than `most` states.
+    fn explore(&mut self, next_unexplored: &mut usize, most: usize) -> Result<bool> {
+        while *next_unexplored < self.subsets.len() {
+            if self.subsets.len() > most {
+                return Ok(false);
+            }
+            self.deadline.check_at(*next_unexplored)?;
+            let state = *next_unexplored;
+            *next_unexplored += 1;
+            self.fill_successors(state)?;
+        }
+        Ok(true)
+    }
+
     /// [`Builder::explore`] for states that may be dropped: reaching the lexer's state
     /// limit ([`LexerConfig::max_states`]) stops it too, rather than failing the build.
-    fn explore_droppable(&mut self, next_unexplored: &mut usize, most: usize, scope: ExitScope) -> Result<bool> {
-        match self.explore(next_unexplored, most, scope) {
+    fn explore_droppable(&mut self, next_unexplored: &mut usize, most: usize) -> Result<bool> {
+        match self.explore(next_unexplored, most) {
             Err(Error::Limit { kind: LimitKind::LexerStates, .. }) => Ok(false),
             explored => explored,
         }
@@ -872,10 +876,11 @@ impl<'a> Builder<'a> {
     /// [`LexerConfig::max_context_states`]. Contexts serving the most LR states are
     /// tried first, each in at most its room ([`room_of`]); one that outgrows it is
     /// dropped (none of its states stay), and so is one keeping a pattern with more
-    /// distinct states in the full lexer than that, or all the patterns of one dropped. In
-    /// a lexer with counted strings, each context takes the exits of far count runs that
-    /// its paths reach in its own states, and one pass after them all takes those reached
-    /// in earlier states.
+    /// distinct states in the full lexer than that, or all the patterns of one dropped.
+    /// A context's own states take no transitions out of far count runs: it serves a
+    /// counted string while the count is far from every bound, and masks read the full
+    /// lexer beyond ([`Lexer::step`]). (Exiting would unroll a state per count near each
+    /// bound of every counted terminal, in each context.)
     fn add_contexts(&mut self, relevant: NextTerminals<'_>, next_unexplored: &mut usize) -> Result<Vec<Option<u32>>> {
         let most = self.config.max_context_states;
         // Products are among the states: a smaller lexer has too few.
@@ -889,6 +894,7 @@ impl<'a> Builder<'a> {
         }
         let relevant = relevant();
         let full = self.subsets.len();
+        self.contexts_from = full;
         let budget = most.min(self.config.max_states.saturating_sub(full));
         let pattern_states = self.pattern_states();
         let (candidates, of_relevant) = context_candidates(&analysis, relevant);
@@ -908,31 +914,7 @@ impl<'a> Builder<'a> {
                 outgrown.push(kept);
             }
         }
-        let contexts = of_relevant.iter().map(|c| c.and_then(|index| context_of[index])).collect();
-        if !self.leave_far_runs_of_contexts(full, budget, next_unexplored)? {
-            return Ok(Vec::new());
-        }
-        Ok(contexts)
-    }
-
-    /// Takes the transitions out of far runs that the contexts' paths reach in earlier
-    /// states (where each context's own pass stops: there, inside a far run, a context's
-    /// count may be one that no earlier path held), over paths from every opening. If
-    /// that adds more than `room` states, every context is dropped (the lexer is the
-    /// `full` states it had without them) and this returns false.
-    fn leave_far_runs_of_contexts(&mut self, full: usize, room: usize, next_unexplored: &mut usize) -> Result<bool> {
-        if !self.contexts_enter_far_runs {
-            return Ok(true);
-        }
-        self.taken.clear();
-        let before = self.subsets.len();
-        if self.explore_droppable(next_unexplored, before + room, ExitScope::Openings)? {
-            return Ok(true);
-        }
-        self.truncate_states(full);
-        *next_unexplored = full;
-        self.context_starts.clear();
-        Ok(false)
+        Ok(of_relevant.iter().map(|c| c.and_then(|index| context_of[index])).collect())
     }
 
     /// Whether at least `enough` states hold two strings of infinitely many lexemes
@@ -962,36 +944,23 @@ impl<'a> Builder<'a> {
     /// returns the context.
     fn add_context(&mut self, kept: &[u32], next_unexplored: &mut usize, cap: usize) -> Result<Option<u32>> {
         let before = self.subsets.len();
-        self.taken.clear();
         let seeds: Vec<(u32, StateID)> = kept.iter().map(|&p| (p, self.nfas[p as usize].nfa.start_anchored())).collect();
         let subset = self.closure_of(&seeds);
         let start = self.intern(true, subset, NO_CLASS)?;
-        let scope = ExitScope::Context { start, first_state: before, first_exit: self.leaving.len() };
-        if !self.explore_droppable(next_unexplored, before + cap, scope)? {
+        if !self.explore_droppable(next_unexplored, before + cap)? {
             self.truncate_states(before);
             *next_unexplored = before;
             return Ok(None);
         }
-        self.contexts_enter_far_runs |= self.enters_far_run_below(before);
         self.context_starts.push(start);
         Ok(Some(self.context_starts.len() as u32 - 1))
     }
 
-    /// Forgets the states from `before` on, and the far-count exits taken since `taken`
-    /// was cleared: those out of earlier states are to take again.
+    /// Forgets the states from `before` on (a context's own: no transition out of a far
+    /// run, which the full lexer's exploration alone takes, refers to them).
     fn truncate_states(&mut self, before: usize) {
         let stride = self.representatives.len();
-        self.leaving.retain(|l| l.source < before);
-        self.leaving.extend(self.taken.drain(..).filter(|l| l.source < before));
-        self.left.retain(|&source, targets| {
-            targets.retain(|&t| t < before);
-            source < before
-        });
         self.by_group.retain(|_, id| id.index() < before);
-        if self.count_edges.len() > before {
-            self.count_edges.starts.truncate(before + 1);
-            self.count_edges.targets.truncate(self.count_edges.starts[before]);
-        }
         self.subsets.truncate(before);
         self.transitions.truncate(before * stride);
         self.accepts.truncate(before);
@@ -1106,11 +1075,12 @@ impl<'a> Builder<'a> {
             }
             let hash = seeds_hash(from, run_seeds);
             let is_key = |(h, key, _): &(u64, SuccessorKey, Successor)| *h == hash && key.from == from && *key.seeds == **run_seeds;
-            let target = if let Some((_, _, known)) = self.successor_memo.find(hash, is_key) {
-                if let Some((subset, class)) = &known.leaving {
-                    self.leaving.push(Leaving { source: state, subset: Rc::clone(subset), class: *class });
+            let known = self.successor_memo.find(hash, is_key).map(|(_, _, known)| known.clone());
+            let target = if let Some(Successor { target, leaving }) = known {
+                if let Some((subset, class)) = leaving {
+                    self.wait_to_leave(Leaving { source: state, subset, class });
                 }
-                known.target
+                target
             } else {
                 let subset = self.closure_of(run_seeds);
                 let leaving_before = self.leaving.len();
@@ -1432,7 +1402,7 @@ fn seeds_hash(from: (Part, u32), seeds: &[(u32, StateID)]) -> u64 {
 
 /// Where a memoized run of seeds led: the state, and the transition out of a far run
 /// that each source reaching it records (subset and count class), if any.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Successor {
     target: LexState,
     leaving: Option<(SharedSubset, u32)>,

@@ -75,6 +75,32 @@ fn counted_strings_equal_oracle_across_their_bounds() {
     assert!(r.is_complete().unwrap());
 }
 
+/// A lexing context serves a counted string while its count is far from every bound,
+/// and takes no way out of that far run: at the first count near a bound its position
+/// dies, and masks read the full lexer's state, exactly, to the end of the string.
+#[test]
+fn a_context_leaves_a_counted_string_near_its_bounds_to_the_full_lexer() {
+    // With a horizon of 2, counts 7..=9 are near `maxLength` 9 (a crossing at 10).
+    let schema = r#"{"type": "object", "additionalProperties": false,
+        "properties": {"a": {"type": "string", "maxLength": 9}, "b": {"type": "string"}}}"#;
+    let g = Grammar::from_json_schema(schema).unwrap();
+    let lexer = LexerConfig { count_horizon: 2, context_product_states: 0, ..LexerConfig::default() };
+    let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
+    assert!(compiled.lexer().count_horizon().is_some() && compiled.lexer().context_count() > 0);
+    let mut r = Recognizer::new(Arc::clone(&compiled));
+    r.feed(br#"{"a":""#).unwrap();
+    // The full lexer runs `b`'s string beside it (no state of its has the counted one
+    // alone, as the context's do).
+    for count in 1..=9 {
+        r.feed(b"x").unwrap();
+        let in_context = r.mask_state() != r.lex_state();
+        assert_eq!(in_context, count < 7, "{count} characters in");
+    }
+    assert!(r.feed(b"x").is_err(), "a tenth character");
+    let text = br#"{"a":"xxxxxxxxx","b":"ab"}"#;
+    check_compiled_against_oracle(compiled, b"{}\":,abx", 2, text);
+}
+
 fn arithmetic() -> Grammar {
     bnf_with(
         "e: e + e | e * e | ( e ) | NUM",
@@ -301,6 +327,18 @@ fn lexing_contexts_read_the_tables_built_beside_the_lexer() {
 /// the most LR states (968: its keys, and the values of its free-form `meta`) needs
 /// 1,036. Held to half the room, it was dropped, and those positions read the full
 /// lexer's product states (the file's masks 3.5× slower).
+/// `Snowplow---sp_339`: about 30 properties take a counted string (bounds of 500 to
+/// 6,000 characters, beyond the count horizon) or `null`. Counting near every bound in
+/// a context unrolled it past its room, so those values were read in the full lexer's
+/// product states, a whole row of the vocabulary per character (1.3–1.9 ms a mask).
+#[test]
+fn a_counted_value_is_read_in_its_context() {
+    let Some(grammar) = maskbench_grammar("Snowplow---sp_339_Normalized") else { return };
+    let mut recognizer = Recognizer::new(Arc::new(CompiledGrammar::new(&grammar).unwrap()));
+    recognizer.feed(br#"{"failure": "x", "payload": {"etl_tags": "my"#).unwrap();
+    assert_ne!(recognizer.mask_state(), recognizer.lex_state(), "the value is read in the full lexer");
+}
+
 #[test]
 fn a_context_serving_most_states_may_take_more_than_half_the_room() {
     let Some(grammar) = maskbench_grammar("Github_medium---o9913") else { return };
