@@ -323,10 +323,6 @@ fn lexing_contexts_read_the_tables_built_beside_the_lexer() {
     check_compiled_against_oracle(compiled, b"ab\"czw1", 2, b"a\"abc\"b\"zz\"w1a\"c\"");
 }
 
-/// `Github_medium---o9913` has room for 1,695 context states, and the context serving
-/// the most LR states (968: its keys, and the values of its free-form `meta`) needs
-/// 1,036. Held to half the room, it was dropped, and those positions read the full
-/// lexer's product states (the file's masks 3.5× slower).
 /// `Snowplow---sp_339`: about 30 properties take a counted string (bounds of 500 to
 /// 6,000 characters, beyond the count horizon) or `null`. Counting near every bound in
 /// a context unrolled it past its room, so those values were read in the full lexer's
@@ -339,6 +335,10 @@ fn a_counted_value_is_read_in_its_context() {
     assert_ne!(recognizer.mask_state(), recognizer.lex_state(), "the value is read in the full lexer");
 }
 
+/// `Github_medium---o9913` has room for 1,695 context states, and the context serving
+/// the most LR states (968: its keys, and the values of its free-form `meta`) needs
+/// 1,036. Held to half the room, it was dropped, and those positions read the full
+/// lexer's product states (the file's masks 3.5× slower).
 #[test]
 fn a_context_serving_most_states_may_take_more_than_half_the_room() {
     let Some(grammar) = maskbench_grammar("Github_medium---o9913") else { return };
