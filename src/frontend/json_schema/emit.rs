@@ -860,10 +860,10 @@ impl<'a> Emitter<'a> {
         Ok(Some(members))
     }
 
-    /// Key terminals and value nonterminals of the properties not declared: one per
-    /// `patternProperties` pattern (keys matching only it), then the additional ones
-    /// (keys matching none). Declared names are excluded from all of them; every key
-    /// meets `names` (`propertyNames`).
+    /// Key terminals and value nonterminals of the properties not declared: one per set
+    /// of `patternProperties` patterns that some key matches exactly (its value meets
+    /// all of their schemas), then the additional ones (keys matching none). Declared
+    /// names are excluded from all of them; every key meets `names` (`propertyNames`).
     fn extra_members(
         &mut self,
         s: &Simple,
@@ -873,16 +873,22 @@ impl<'a> Emitter<'a> {
     ) -> Result<Vec<(Symbol, NonterminalId)>> {
         let declared: Vec<String> = self.declared_spellings(s);
         let mut out = Vec::new();
-        for (i, (regex, schema)) in patterns.iter().enumerate() {
-            if self.schemas.flatten(schema, at)?.is_empty() {
+        for matched in pattern_overlaps(self.schemas, patterns, names, &declared, at)? {
+            let schemas: Vec<&Value> = matched.iter().map(|&i| patterns[i].1).collect();
+            let schema = match schemas[..] {
+                [one] => one.clone(),
+                _ => serde_json::json!({ "allOf": schemas }),
+            };
+            if self.schemas.flatten(&schema, at)?.is_empty() {
                 continue;
             }
             let mut except = declared.clone();
-            except.extend(patterns.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, (r, _))| r.0.clone()));
-            let mut all = vec![regex.0.clone()];
+            except.extend(patterns.iter().enumerate().filter(|(j, _)| !matched.contains(j)).map(|(_, (r, _))| r.0.clone()));
+            let mut all: Vec<String> = matched.iter().map(|&i| patterns[i].0 .0.clone()).collect();
             all.extend(names.iter().cloned());
             let key = self.terminal(TerminalPattern::Compound { all, except });
-            let value = self.schema(schema, &format!("{at}/patternProperties/{i}"))?;
+            let which: Vec<String> = matched.iter().map(usize::to_string).collect();
+            let value = self.schema(&schema, &format!("{at}/patternProperties/{}", which.join("+")))?;
             out.push((key, value));
         }
         let additional = s.get("additionalProperties").cloned().unwrap_or(Value::Bool(true));
@@ -1014,6 +1020,87 @@ pub(super) fn pattern_properties<'s>(schemas: &Schemas, s: &'s Simple, at: &str)
         .flatten()
         .map(|(p, schema)| schemas.pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
         .collect()
+}
+
+/// Most sets of `patternProperties` patterns whose keys one object tells apart.
+const MAX_PATTERN_SETS: usize = 256;
+
+/// The sets of `patterns` (indices, ascending) that some key matches exactly: every
+/// pattern of the set and no other, meeting `names` and spelled unlike `declared`.
+///
+/// Patterns that no key matches together (most often: they differ in a prefix, which
+/// a search of their pair's product sees at once) each form a set of their own; a
+/// pattern of no such set may be one no key matches, and its key terminal then merely
+/// never matches. The patterns that overlap are searched together in the product of
+/// their automata, one group of overlapping patterns at a time.
+fn pattern_overlaps(
+    schemas: &Schemas,
+    patterns: &[(StringRegex, &Value)],
+    names: &[String],
+    declared: &[String],
+    at: &str,
+) -> Result<Vec<Vec<usize>>> {
+    let regex = |i: usize| patterns[i].0 .0.clone();
+    let mut groups = Partition::new(patterns.len());
+    for i in 0..patterns.len() {
+        for j in i + 1..patterns.len() {
+            let pair: Vec<String> = [regex(i), regex(j)].into_iter().chain(names.iter().cloned()).collect();
+            if schemas.languages_meet(&pair, &[]) != Some(false) {
+                groups.join(i, j);
+            }
+        }
+    }
+    let declared: Vec<String> = (!declared.is_empty()).then(|| format!("(?:{})", declared.join("|"))).into_iter().collect();
+    let mut out = Vec::new();
+    for group in groups.classes() {
+        if let [one] = group[..] {
+            out.push(vec![one]);
+            continue;
+        }
+        let observed: Vec<String> = group.iter().map(|&i| regex(i)).collect();
+        let sets = schemas.languages.borrow_mut().match_sets(&observed, names, &declared).ok_or_else(|| {
+            Schemas::error(at, "patternProperties whose overlaps are too costly to decide (too many patterns or automaton states)")
+        })?;
+        out.extend(sets.iter().map(|&set| group.iter().enumerate().filter(|(k, _)| set >> k & 1 == 1).map(|(_, &i)| i).collect()));
+        if out.len() > MAX_PATTERN_SETS {
+            return Err(Schemas::error(at, format!("patternProperties overlap in more than {MAX_PATTERN_SETS} ways")));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Disjoint classes of `0..n`, joined pairwise (union-find).
+struct Partition(Vec<usize>);
+
+impl Partition {
+    fn new(n: usize) -> Partition {
+        Partition((0..n).collect())
+    }
+
+    fn root(&mut self, mut i: usize) -> usize {
+        while self.0[i] != i {
+            self.0[i] = self.0[self.0[i]];
+            i = self.0[i];
+        }
+        i
+    }
+
+    fn join(&mut self, i: usize, j: usize) {
+        let (a, b) = (self.root(i), self.root(j));
+        self.0[a.max(b)] = a.min(b);
+    }
+
+    /// The classes, each ascending, ordered by their least member.
+    fn classes(mut self) -> Vec<Vec<usize>> {
+        let mut by_root: Vec<Vec<usize>> = vec![Vec::new(); self.0.len()];
+        for i in 0..self.0.len() {
+            let root = self.root(i);
+            by_root[root].push(i);
+        }
+        by_root.retain(|class| !class.is_empty());
+        by_root
+    }
 }
 
 /// Regexes over spellings, compiled once, against which the compiler tests values it

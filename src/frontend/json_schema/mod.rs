@@ -234,6 +234,7 @@ pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> R
         narrowings: std::cell::Cell::new(0),
         strings_disjoint: Default::default(),
         patterns: Default::default(),
+        languages: Default::default(),
     };
     let grammar = emit::Emitter::new(&schemas, options.whitespace).finish()?;
     let mut approximated = schemas.approximated.into_inner();

@@ -118,6 +118,8 @@ pub(super) struct Schemas<'a> {
     /// schemas, each read on its own (a schema of Azure Pipelines tasks asked for 275
     /// patterns 56,692 times).
     pub patterns: std::cell::RefCell<hashbrown::HashMap<String, std::result::Result<StringRegex, String>>>,
+    /// The DFAs of the regexes whose languages were tested against each other.
+    pub languages: std::cell::RefCell<strings::Languages>,
 }
 
 /// Most complements built to narrow `oneOf` branches in one schema. A branch narrowed
@@ -566,6 +568,11 @@ impl<'a> Schemas<'a> {
         translated
     }
 
+    /// [`strings::Languages::meet`] over this compile's DFAs.
+    pub fn languages_meet(&self, all: &[String], except: &[String]) -> Option<bool> {
+        self.languages.borrow_mut().meet(all, except)
+    }
+
     /// [`strings_disjoint`], remembered for this schema's compile.
     fn strings_disjoint(&self, a: &Simple, b: &Simple) -> bool {
         let (Some(x), Some(y)) = (string_keywords(a), string_keywords(b)) else { return strings_disjoint(self, a, b) };
@@ -669,7 +676,7 @@ fn strings_disjoint(schemas: &Schemas, a: &Simple, b: &Simple) -> bool {
         return true;
     }
     x.extend(y);
-    strings::languages_meet(&x) == Some(false)
+    schemas.languages_meet(&x, &[]) == Some(false)
 }
 
 /// Whether the `[min, max]` ranges of two schemas (inclusive bounds) cannot meet.

@@ -14,8 +14,13 @@ use super::normalize::{count, Schemas, Simple};
 use crate::error::Result;
 use crate::frontend::pyregex;
 use crate::lexer::JSON_CHAR;
-use serde_json::Value;
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
+use serde_json::Value;
+use std::cell::{RefCell, RefMut};
 
 /// Any JSON string, every escape allowed.
 pub(super) const ANY_STRING: &str = r#""(?:[^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*""#;
@@ -222,60 +227,196 @@ fn spell(c: char) -> String {
     }
 }
 
-/// Most product states [`languages_meet`] explores before giving up.
+/// Most product states [`Languages::meet`] explores before giving up.
 const MAX_PRODUCT_STATES: usize = 20_000;
 
-/// Whether some text matches every regex of `all` in full: `Some(false)` proves the
-/// languages disjoint, `None` means the search was too large to decide.
-pub(super) fn languages_meet(all: &[String]) -> Option<bool> {
-    use regex_automata::hybrid::dfa::DFA;
-    use regex_automata::util::start;
-    use regex_automata::Anchored;
-    // A cache that would be cleared gives up instead: clearing renumbers the states
-    // that `seen` and `todo` hold.
-    let config = DFA::config().cache_capacity(4 << 20).minimum_cache_clear_count(Some(0));
-    let dfas: Vec<DFA> =
-        all.iter().map(|r| DFA::builder().configure(config.clone()).build(r).ok()).collect::<Option<_>>()?;
-    let mut caches: Vec<_> = dfas.iter().map(DFA::create_cache).collect();
-    let anchored = start::Config::new().anchored(Anchored::Yes);
-    let first: Vec<_> =
-        dfas.iter().zip(&mut caches).map(|(d, c)| d.start_state(c, &anchored).ok()).collect::<Option<_>>()?;
-    let mut seen = hashbrown::HashSet::new();
-    let mut todo = vec![first.clone()];
-    seen.insert(first);
-    while let Some(states) = todo.pop() {
-        let mut matches = true;
-        for ((dfa, cache), &state) in dfas.iter().zip(&mut caches).zip(&states) {
-            matches &= dfa.next_eoi_state(cache, state).ok()?.is_match();
+/// Regexes over spellings compiled to lazy DFAs once, for [`Languages::meet`] and
+/// [`Languages::match_sets`]: `oneOf` branches are tested in many pairs, and an
+/// object's `patternProperties` pattern by pattern.
+#[derive(Default)]
+pub(super) struct Languages {
+    /// The DFA of each regex tested on its own.
+    single: hashbrown::HashMap<String, Machine>,
+    /// The DFA of each list of observed regexes, a pattern per regex.
+    observing: hashbrown::HashMap<Vec<String>, Machine>,
+}
+
+/// A DFA with its cache, kept warm across searches; `None` when it does not build.
+type Machine = Option<(DFA, RefCell<Cache>)>;
+
+impl Languages {
+    /// Whether some text matches every regex of `all` in full and none of `except`:
+    /// `Some(false)` proves no text does, `None` means the search was too large to
+    /// decide (or a regex did not build).
+    pub(super) fn meet(&mut self, all: &[String], except: &[String]) -> Option<bool> {
+        Some(!self.search(&[], all, except, true)?.is_empty())
+    }
+
+    /// The sets of `observed` regexes (bit `i` for regex `i`) that some text matches
+    /// in full, exactly, among the texts matching every regex of `all` and none of
+    /// `except`; the empty set left out. `None` when the search is too large (or a
+    /// regex did not build), or for more than 64 observed regexes.
+    pub(super) fn match_sets(&mut self, observed: &[String], all: &[String], except: &[String]) -> Option<Vec<u64>> {
+        if observed.len() > 64 {
+            return None;
         }
-        if matches {
-            return Some(true);
+        let mut sets = self.search(observed, all, except, false)?;
+        sets.retain(|&set| set != 0);
+        Some(sets)
+    }
+
+    fn search(&mut self, observed: &[String], all: &[String], except: &[String], first_only: bool) -> Option<Vec<u64>> {
+        let required = sorted_unique(all);
+        let excluded = sorted_unique(except);
+        if required.iter().any(|r| excluded.contains(r)) {
+            return Some(Vec::new());
         }
-        for byte in 0..=255u8 {
-            let mut next = Vec::with_capacity(states.len());
-            for ((dfa, cache), &state) in dfas.iter().zip(&mut caches).zip(&states) {
-                let to = dfa.next_state(cache, state, byte).ok()?;
-                if to.is_dead() {
-                    break;
-                }
-                next.push(to);
+        let tested: Vec<&String> = required.iter().chain(&excluded).copied().collect();
+        for regex in &tested {
+            if !self.single.contains_key(*regex) {
+                self.single.insert((*regex).clone(), machine(std::slice::from_ref(*regex)));
             }
-            if next.len() == states.len() && !seen.contains(&next) {
-                if seen.len() >= MAX_PRODUCT_STATES {
-                    return None;
+        }
+        if !observed.is_empty() && !self.observing.contains_key(observed) {
+            self.observing.insert(observed.to_vec(), machine(observed));
+        }
+        // The observing DFA first, then the required ones, then the excluded ones.
+        let observing = (!observed.is_empty()).then(|| &self.observing[observed]);
+        let machines: Vec<&(DFA, RefCell<Cache>)> =
+            observing.into_iter().chain(tested.iter().map(|r| &self.single[*r])).map(Option::as_ref).collect::<Option<_>>()?;
+        let dfas: Vec<&DFA> = machines.iter().map(|(dfa, _)| dfa).collect();
+        let mut caches: Vec<RefMut<Cache>> = machines.iter().map(|(_, cache)| cache.borrow_mut()).collect();
+        let observing = usize::from(!observed.is_empty());
+        let roles = Roles { observing: observing == 1, required: observing + required.len() };
+        match product_search(&dfas, &mut caches, roles, first_only) {
+            Ok(found) => Some(found),
+            Err(Undecided::TooLarge) => None,
+            Err(Undecided::CacheFull) => {
+                // A full cache fails the search rather than renumber its states: try
+                // once more from empty caches.
+                for (dfa, cache) in dfas.iter().zip(&mut caches) {
+                    cache.reset(dfa);
                 }
-                seen.insert(next.clone());
-                todo.push(next);
+                product_search(&dfas, &mut caches, roles, first_only).ok()
             }
         }
     }
-    Some(false)
 }
 
+/// Why a product search stopped without an answer.
+enum Undecided {
+    /// It reached [`MAX_PRODUCT_STATES`].
+    TooLarge,
+    /// A lazy DFA's cache filled (or a DFA could not start).
+    CacheFull,
+}
+
+fn sorted_unique(regexes: &[String]) -> Vec<&String> {
+    let mut out: Vec<&String> = regexes.iter().collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A lazy DFA with one pattern per regex, matching in full from an anchored start and
+/// reporting every match rather than leftmost-first (a full match may extend a shorter
+/// one that a leftmost-first DFA would stop at: `a|ab` on `ab`). A cache that would be
+/// cleared fails instead: clearing renumbers the states a search holds.
+fn machine(regexes: &[String]) -> Machine {
+    let config = DFA::config().match_kind(MatchKind::All).cache_capacity(4 << 20).minimum_cache_clear_count(Some(0));
+    let dfa = DFA::builder().configure(config).build_many(regexes).ok()?;
+    let cache = RefCell::new(dfa.create_cache());
+    Some((dfa, cache))
+}
+
+/// Which of a product's DFAs do what: the first observes (when `observing`), those
+/// before `required` must match, the rest must not.
+#[derive(Clone, Copy)]
+struct Roles {
+    observing: bool,
+    required: usize,
+}
+
+/// Breadth-first search of the product of `dfas` for the texts the required DFAs
+/// match in full and the excluded ones do not: the distinct sets of the observing
+/// DFA's patterns such texts match (bit `i` for pattern `i`), or the first one found.
+fn product_search(dfas: &[&DFA], caches: &mut [RefMut<Cache>], roles: Roles, first_only: bool) -> Result<Vec<u64>, Undecided> {
+    let bytes = representative_bytes(dfas);
+    let anchored = start::Config::new().anchored(Anchored::Yes);
+    let first: Vec<LazyStateID> = dfas
+        .iter()
+        .zip(caches.iter_mut())
+        .map(|(d, c)| d.start_state(c, &anchored).map_err(|_| Undecided::CacheFull))
+        .collect::<Result<_, _>>()?;
+    let observed = usize::from(roles.observing);
+    let mut found = Vec::new();
+    let mut seen = hashbrown::HashSet::new();
+    // Breadth first: where the languages meet, a short text usually shows it.
+    let mut todo = std::collections::VecDeque::from([first.clone()]);
+    seen.insert(first);
+    while let Some(states) = todo.pop_front() {
+        let (mut meets, mut set) = (true, 0u64);
+        for (i, ((dfa, cache), &state)) in dfas.iter().zip(caches.iter_mut()).zip(&states).enumerate() {
+            let end = dfa.next_eoi_state(cache, state).map_err(|_| Undecided::CacheFull)?;
+            if i < observed {
+                set = matched_patterns(dfa, cache, end);
+            } else {
+                meets &= end.is_match() == (i < roles.required);
+            }
+        }
+        if meets && !found.contains(&set) {
+            found.push(set);
+            if first_only {
+                return Ok(found);
+            }
+        }
+        'bytes: for &byte in &bytes {
+            let mut next = Vec::with_capacity(states.len());
+            for (i, ((dfa, cache), &state)) in dfas.iter().zip(caches.iter_mut()).zip(&states).enumerate() {
+                let to = dfa.next_state(cache, state, byte).map_err(|_| Undecided::CacheFull)?;
+                // A required DFA can no longer match, or the observing one matches
+                // nothing ahead; an excluded one that cannot match stays dead, which
+                // its end test reads as "does not match".
+                if to.is_dead() && i < roles.required {
+                    continue 'bytes;
+                }
+                next.push(to);
+            }
+            if !seen.contains(&next) {
+                if seen.len() >= MAX_PRODUCT_STATES {
+                    return Err(Undecided::TooLarge);
+                }
+                seen.insert(next.clone());
+                todo.push_back(next);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// The patterns of `dfa` that match at `end`, a state after the end of input.
+fn matched_patterns(dfa: &DFA, cache: &Cache, end: LazyStateID) -> u64 {
+    if !end.is_match() {
+        return 0;
+    }
+    (0..dfa.match_len(cache, end)).fold(0, |set, k| set | 1 << dfa.match_pattern(cache, end, k).as_usize())
+}
+
+/// One byte of each class of bytes that every one of `dfas` treats alike: the bytes
+/// where some DFA's class changes. (A DFA's classes are ranges of bytes; were one not,
+/// it would merely be tried twice.)
+fn representative_bytes(dfas: &[&DFA]) -> Vec<u8> {
+    let changes = |b: u8| dfas.iter().any(|d| d.byte_classes().get(b) != d.byte_classes().get(b - 1));
+    (0..=255u8).filter(|&b| b == 0 || changes(b)).collect()
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn languages_meet(all: &[String], except: &[String]) -> Option<bool> {
+        Languages::default().meet(all, except)
+    }
 
     fn full(regex: &str, text: &str) -> bool {
         regex::Regex::new(&format!("^(?:{regex})$")).unwrap().is_match(text)
@@ -315,10 +456,20 @@ mod tests {
     #[test]
     fn languages_meet_only_where_some_text_matches_all() {
         let ipv4 = anchored(r"[0-9]{1,3}(\.[0-9]{1,3}){3}").0;
-        assert_eq!(languages_meet(&[pattern("^basic:(string|text):$").unwrap().0, pattern("^basic:date:$").unwrap().0]), Some(false));
-        assert_eq!(languages_meet(&[pattern("^a").unwrap().0, pattern("b$").unwrap().0]), Some(true));
-        assert_eq!(languages_meet(&[ipv4.clone(), length(0, Some(6))]), Some(false));
-        assert_eq!(languages_meet(&[ipv4, length(0, Some(7))]), Some(true));
+        assert_eq!(languages_meet(&[pattern("^basic:(string|text):$").unwrap().0, pattern("^basic:date:$").unwrap().0], &[]), Some(false));
+        assert_eq!(languages_meet(&[pattern("^a").unwrap().0, pattern("b$").unwrap().0], &[]), Some(true));
+        assert_eq!(languages_meet(&[ipv4.clone(), length(0, Some(6))], &[]), Some(false));
+        assert_eq!(languages_meet(&[ipv4, length(0, Some(7))], &[]), Some(true));
+    }
+
+    #[test]
+    fn languages_meet_reads_full_matches_and_exclusions() {
+        let own = |r: &str| r.to_string();
+        // A leftmost-first search would stop at `a` and miss `ab`.
+        assert_eq!(languages_meet(&[own("a|ab"), own("ab")], &[]), Some(true));
+        assert_eq!(languages_meet(&[own("a.*")], &[own(".*")]), Some(false));
+        assert_eq!(languages_meet(&[own(".*")], &[own("a")]), Some(true));
+        assert_eq!(languages_meet(&[own("a|b")], &[own("a"), own("b")]), Some(false));
     }
 
     #[test]

@@ -53,6 +53,32 @@ fn pattern_properties_and_property_names() {
 }
 
 #[test]
+fn a_key_matching_several_patterns_meets_all_their_schemas() {
+    // `a` matches both patterns; `b` only `.*`.
+    let nested = r#"{"type": "object", "patternProperties": {"a": {"type": "number"}, ".*": {"type": "number"}}}"#;
+    check(nested, &[(r#"{"a": 1}"#, true), (r#"{"b": 1}"#, true), (r#"{"ab": 1, "b": 2}"#, true), (r#"{"a": "x"}"#, false)]);
+    let crossing = r#"{"type": "object", "patternProperties": {"^a": {"type": "integer"}, "b$": {"minimum": 5}},
+        "additionalProperties": false}"#;
+    check(crossing, &[
+        (r#"{"ab": 7}"#, true),
+        (r#"{"ab": 3}"#, false),
+        (r#"{"ab": 7.5}"#, false),
+        (r#"{"a": 3}"#, true),
+        (r#"{"b": 3}"#, false),
+        (r#"{"b": "x"}"#, true),
+        (r#"{"c": 1}"#, false),
+    ]);
+    // Schemas that no value meets together forbid the keys that match both.
+    let clashing = r#"{"patternProperties": {"^x": {"type": "string"}, "y$": {"type": "integer"}}}"#;
+    check(clashing, &[(r#"{"xa": "s"}"#, true), (r#"{"ay": 1}"#, true), (r#"{"xy": "s"}"#, false), (r#"{"xy": 1}"#, false)]);
+    // Nine letters, each a pattern a key may contain: 511 sets of them meet.
+    let letters: Vec<String> = ('a'..='i').map(|c| format!(r#""{c}": {{"type": "integer"}}"#)).collect();
+    let every_set = format!(r#"{{"patternProperties": {{{}}}}}"#, letters.join(", "));
+    let err = Grammar::from_json_schema(&every_set).unwrap_err().to_string();
+    assert!(err.contains("#: patternProperties overlap in more than 256 ways"), "{err}");
+}
+
+#[test]
 fn arrays_with_counts_and_tuples() {
     check(r#"{"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 3}"#, &[
         ("[]", false),
