@@ -617,9 +617,10 @@ proptest! {
 /// unbounded, with escapes, formats and enumerations, all starting with `"` (so the full
 /// lexer runs them side by side), one that is not a whole JSON string and goes on past
 /// its closing quote with what may follow a value (a context that dropped it would close
-/// the string before the comma), and JSON strings with length bounds beyond the count
-/// horizon of [`CONTEXT_COUNT_HORIZON`] bytes, which the lexer counts (counts 1..=12 are
-/// classes of their own, 0 and 13.. far runs, the first left at the first character).
+/// the string before the comma), and JSON strings with length bounds beyond
+/// [`CONTEXT_COUNT_BEYOND`] characters, which the lexer counts (with a horizon of
+/// [`CONTEXT_COUNT_HORIZON`] bytes, counts 1..=12 are classes of their own, 0 and 13..
+/// far runs, the first left at the first character).
 const STRING_PATTERNS: &[&str] = &[
     r#""[a-c]{1,4}""#,
     r#""[a-z]*""#,
@@ -635,10 +636,21 @@ const STRING_PATTERNS: &[&str] = &[
 /// longer ([`MAX_PIECE`]), and the last two [`STRING_PATTERNS`] are counted.
 const CONTEXT_COUNT_HORIZON: usize = MAX_PIECE;
 
+/// Strings with a length bound beyond this are counted: one more than the horizon, so
+/// that the two differ (as they do for a real vocabulary, whose longest token is short
+/// of the strings worth counting).
+const CONTEXT_COUNT_BEYOND: usize = CONTEXT_COUNT_HORIZON + 1;
+
 /// The compile configuration of [`string_fields_grammar`]'s lexers: contexts however
-/// small the lexer, counting beyond [`CONTEXT_COUNT_HORIZON`].
+/// small the lexer, counting beyond [`CONTEXT_COUNT_BEYOND`] for a horizon of
+/// [`CONTEXT_COUNT_HORIZON`].
 fn string_fields_config() -> CompileConfig {
-    let lexer = LexerConfig { context_product_states: 0, count_horizon: CONTEXT_COUNT_HORIZON, ..LexerConfig::default() };
+    let lexer = LexerConfig {
+        context_product_states: 0,
+        count_horizon: CONTEXT_COUNT_HORIZON,
+        count_strings_beyond: CONTEXT_COUNT_BEYOND,
+        ..LexerConfig::default()
+    };
     CompileConfig { lexer, ..CompileConfig::default() }
 }
 

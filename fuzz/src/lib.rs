@@ -47,6 +47,7 @@ fn contexts_config() -> CompileConfig {
     config.lexer.context_product_states = 0;
     // Beyond the longest token (6 bytes), short of `LONG`'s bound: `LONG` is counted.
     config.lexer.count_horizon = 8;
+    config.lexer.count_strings_beyond = 8;
     config
 }
 

@@ -4,9 +4,10 @@
 //! canonically spelled character, [`JSON_CHAR`]). Unrolled, its DFA has a dozen states
 //! per character (the partial UTF-8 sequences and escapes), so a `maxLength: 32767`
 //! needs hundreds of thousands of states and a schema with several such strings cannot
-//! be compiled. Where a bound is beyond the lexer's count horizon (the longest token it
-//! serves), the lexer instead compiles the unbounded `"C*"` once, shared by every such
-//! terminal, and counts the characters started since the opening quote.
+//! be compiled. Where a bound is beyond both the lexer's count horizon (the longest
+//! token it serves) and `LexerConfig::count_strings_beyond`, the lexer instead compiles
+//! the unbounded `"C*"` once, shared by every such terminal, and counts the characters
+//! started since the opening quote.
 //!
 //! The count is split into [`CountClasses`]: counts from which no text of at most
 //! `horizon + 1` characters crosses a bound (`min`, or `max + 1`) are *far*, and a run
@@ -65,8 +66,8 @@ impl Bounds {
 }
 
 /// The bounds of `hir` if it is [`json_string_of_length`]'s regex with a bound beyond
-/// `horizon` characters (and both bounds below `u32::MAX`).
-pub(super) fn counted_bounds(hir: &Hir, horizon: usize) -> Option<Bounds> {
+/// `beyond` characters (and both bounds below `u32::MAX`).
+pub(super) fn counted_bounds(hir: &Hir, beyond: usize) -> Option<Bounds> {
     let HirKind::Concat(parts) = hir.kind() else { return None };
     let [open, HirKind::Repetition(repeat), close] = [parts.first()?.kind(), parts.get(1)?.kind(), parts.get(2)?.kind()] else {
         return None;
@@ -76,8 +77,8 @@ pub(super) fn counted_bounds(hir: &Hir, horizon: usize) -> Option<Bounds> {
         return None;
     }
     let max = repeat.max.unwrap_or(u32::MAX);
-    let beyond = |bound: u32| bound as usize > horizon;
-    (repeat.min < u32::MAX && (beyond(repeat.min) || max != u32::MAX && beyond(max)))
+    let far = |bound: u32| bound as usize > beyond;
+    (repeat.min < u32::MAX && (far(repeat.min) || max != u32::MAX && far(max)))
         .then_some(Bounds { min: repeat.min, max })
 }
 

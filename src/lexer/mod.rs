@@ -146,11 +146,16 @@ pub struct LexerConfig {
     /// Wall-clock budget for building the DFA, checked per terminal and per state;
     /// exceeding it is [`Error::Limit`] with [`LimitKind::CompileTime`]. `None`: no budget.
     pub time_budget: Option<Duration>,
-    /// The longest token, in bytes, that the lexer's tables must serve exactly. A JSON
-    /// string with a length bound beyond it is counted rather than unrolled into one
-    /// state per character (see [`LexPos`]); masks for a vocabulary with longer tokens
-    /// are refused with [`LimitKind::CountHorizon`].
+    /// The longest token, in bytes, that the lexer's tables must serve exactly: a
+    /// counted string (see `count_strings_beyond`) singles out the counts within
+    /// `count_horizon + 1` characters of each length bound, one state each, and keeps
+    /// the farther counts in one. Masks for a vocabulary with longer tokens are refused
+    /// with [`LimitKind::CountHorizon`]. Set it to the vocabulary's longest token
+    /// ([`LexerConfig::serving`]) for the smallest tables.
     pub count_horizon: usize,
+    /// A JSON string with a length bound beyond this and beyond `count_horizon` is
+    /// counted rather than unrolled into one state per character (see [`LexPos`]).
+    pub count_strings_beyond: usize,
     /// The most states lexing contexts may add ([`Lexer::context_start`]), within
     /// `max_states`. 0: no contexts.
     pub max_context_states: usize,
@@ -167,9 +172,30 @@ impl Default for LexerConfig {
             max_nfa_bytes: 10 << 20,
             time_budget: Some(Duration::from_secs(10)),
             count_horizon: 256,
+            count_strings_beyond: 256,
             max_context_states: 8192,
             context_product_states: 128,
         }
+    }
+}
+
+impl LexerConfig {
+    /// This configuration for a vocabulary whose longest token is `longest_token` bytes
+    /// ([`TokenTrie::max_depth`](crate::tokenizer::TokenTrie::max_depth)): counted
+    /// strings single out only the counts such tokens can tell apart.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::lexer::LexerConfig;
+    /// use stackmask::tokenizer::Vocabulary;
+    ///
+    /// let vocab = Vocabulary::from_token_bytes(vec![b"\"".to_vec(), b"abcd".to_vec()], None);
+    /// let config = LexerConfig::default().serving(vocab.trie().max_depth());
+    /// assert_eq!(config.count_horizon, 4);
+    /// assert_eq!(config.count_strings_beyond, LexerConfig::default().count_strings_beyond);
+    /// ```
+    pub fn serving(self, longest_token: usize) -> LexerConfig {
+        LexerConfig { count_horizon: longest_token, ..self }
     }
 }
 
@@ -507,7 +533,7 @@ impl Patterns {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
             let counted = (plain && counting)
-                .then(|| counted::counted_bounds(&hir, config.count_horizon))
+                .then(|| counted::counted_bounds(&hir, config.count_horizon.max(config.count_strings_beyond)))
                 .flatten();
             if let Some(bounds) = counted {
                 lexed.bounds = Some(bounds);

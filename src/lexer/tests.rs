@@ -237,7 +237,7 @@ fn counted_strings_behave_as_unrolled_ones() {
         ("ANY", r#""(?:[^"\\]|\\.)*""#, 0, false),
         ("KEY", r#""abc""#, 0, false),
     ]);
-    let counted = Lexer::new(&g, &LexerConfig { count_horizon: 3, ..LexerConfig::default() }).unwrap();
+    let counted = Lexer::new(&g, &LexerConfig { count_horizon: 3, count_strings_beyond: 3, ..LexerConfig::default() }).unwrap();
     let unrolled = Lexer::new(&g, &LexerConfig::default()).unwrap();
     assert!(counted.count_horizon().is_some() && unrolled.count_horizon().is_none());
     let pieces: [&[u8]; 9] = [b"\"", b"a", b"b", b"c", b"z", b"\\n", b"\\", "é".as_bytes(), "€".as_bytes()];
@@ -265,11 +265,26 @@ fn counted_strings_behave_as_unrolled_ones() {
 }
 
 #[test]
+fn strings_are_counted_beyond_their_threshold_and_the_horizon() {
+    let config = |horizon, beyond| LexerConfig { count_horizon: horizon, count_strings_beyond: beyond, ..LexerConfig::default() };
+    let counted = |max: u64, config: &LexerConfig| {
+        let g = grammar(&[("S", &json_string_of_length(0, Some(max)), 0, false)]);
+        Lexer::new(&g, config).unwrap().count_horizon()
+    };
+    assert_eq!(counted(4, &config(2, 5)), None);
+    assert_eq!(counted(6, &config(2, 5)), Some(2));
+    // The horizon counts too: a bound the longest token reaches is unrolled.
+    assert_eq!(counted(6, &config(7, 5)), None);
+    assert_eq!(counted(6, &LexerConfig::default().serving(2)), None, "the default threshold is 256");
+    assert_eq!(counted(300, &LexerConfig::default().serving(2)), Some(2));
+}
+
+#[test]
 fn strings_are_not_counted_beside_other_priorities() {
     // Counted, LONG would outrank ANY on every lexeme the table reaches from a far count,
     // and ANY would drop out of what an open string can complete.
     let g = grammar(&[("LONG", &json_string_of_length(0, Some(30)), 1, false), ("ANY", r#""[a-z]*""#, 0, false)]);
-    let lexer = Lexer::new(&g, &LexerConfig { count_horizon: 3, ..LexerConfig::default() }).unwrap();
+    let lexer = Lexer::new(&g, &LexerConfig { count_horizon: 3, count_strings_beyond: 3, ..LexerConfig::default() }).unwrap();
     assert_eq!(lexer.count_horizon(), None);
     let q = lex(&lexer, b"\"ab");
     assert_eq!(names(&g, &lexer.completable(q).iter().collect::<Vec<_>>()), ["LONG", "ANY"]);

@@ -58,7 +58,7 @@ fn counted_strings_equal_oracle_across_their_bounds() {
     let schema = r#"{"type": "object", "additionalProperties": false,
         "properties": {"a": {"type": "string", "maxLength": 7}, "b": {"type": "string", "minLength": 5}}}"#;
     let g = Grammar::from_json_schema(schema).unwrap();
-    let lexer = LexerConfig { count_horizon: 2, ..LexerConfig::default() };
+    let lexer = LexerConfig { count_horizon: 2, count_strings_beyond: 2, ..LexerConfig::default() };
     let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
     assert!(compiled.lexer().count_horizon().is_some(), "both strings are counted");
     let text = r#"{"a":"x\né\"xxx","b":"yy\\yyy"}"#;
@@ -75,6 +75,31 @@ fn counted_strings_equal_oracle_across_their_bounds() {
     assert!(r.is_complete().unwrap());
 }
 
+/// Counted beyond 5 characters with a horizon of 2 (tokens of up to 2 bytes): `a` (at
+/// most 4 characters) is unrolled, `b` (at least 8) counted with only counts 5..=7 near
+/// its bound, and the masks equal the oracle's at every step across both.
+#[test]
+fn strings_counted_beyond_a_threshold_past_the_horizon_equal_oracle() {
+    let schema = r#"{"type": "object", "additionalProperties": false,
+        "properties": {"a": {"type": "string", "maxLength": 4}, "b": {"type": "string", "minLength": 8}}}"#;
+    let g = Grammar::from_json_schema(schema).unwrap();
+    let lexer = LexerConfig { count_horizon: 2, count_strings_beyond: 5, ..LexerConfig::default() };
+    let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
+    assert_eq!(compiled.lexer().count_horizon(), Some(2), "b is counted");
+    let text = r#"{"a":"x\né","b":"yy\\yyyy\"yy"}"#;
+    let mut alphabet: Vec<u8> = text.bytes().collect();
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    check_compiled_against_oracle(Arc::clone(&compiled), &alphabet, 2, text.as_bytes());
+    let mut r = Recognizer::new(compiled);
+    r.feed(br#"{"a":"xxxx"#).unwrap();
+    assert!(r.feed(b"x").is_err(), "a fifth character");
+    r.feed(br#"","b":"yyyyyyy"#).unwrap();
+    assert!(r.feed(b"\"").is_err(), "seven characters are too few");
+    r.feed(b"y\"}").unwrap();
+    assert!(r.is_complete().unwrap());
+}
+
 /// A lexing context serves a counted string while its count is far from every bound,
 /// and takes no way out of that far run: at the first count near a bound its position
 /// dies, and masks read the full lexer's state, exactly, to the end of the string.
@@ -84,7 +109,7 @@ fn a_context_leaves_a_counted_string_near_its_bounds_to_the_full_lexer() {
     let schema = r#"{"type": "object", "additionalProperties": false,
         "properties": {"a": {"type": "string", "maxLength": 9}, "b": {"type": "string"}}}"#;
     let g = Grammar::from_json_schema(schema).unwrap();
-    let lexer = LexerConfig { count_horizon: 2, context_product_states: 0, ..LexerConfig::default() };
+    let lexer = LexerConfig { count_horizon: 2, count_strings_beyond: 2, context_product_states: 0, ..LexerConfig::default() };
     let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
     assert!(compiled.lexer().count_horizon().is_some() && compiled.lexer().context_count() > 0);
     let mut r = Recognizer::new(Arc::clone(&compiled));

@@ -24,7 +24,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use stackmask::classifier::StackClassifier;
 use stackmask::frontend::json_schema::{JsonSchemaOptions, Whitespace};
-use stackmask::matcher::{compute_masks_parallel, oracle};
+use stackmask::lexer::LexerConfig;
+use stackmask::matcher::{compute_masks_parallel, oracle, CompileConfig};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Grammar, Matcher};
 
@@ -203,15 +204,19 @@ struct PyCompiledGrammar {
 #[pymethods]
 impl PyCompiledGrammar {
     /// Compile `grammar` for `tokenizer`. The classifier builds lazily, as masks need it;
-    /// `eager=True` builds its tables up front (in parallel, without the GIL).
+    /// `eager=True` builds its tables up front (in parallel, without the GIL), and raises
+    /// when that build exceeds its limits. Length-bounded strings are counted for the
+    /// tokenizer's longest token.
     #[new]
     #[pyo3(signature = (grammar, tokenizer, *, eager = false))]
     fn new(py: Python<'_>, grammar: &PyGrammar, tokenizer: &PyTokenizer, eager: bool) -> PyResult<Self> {
         let classifier = py.detach(|| -> stackmask::Result<_> {
-            let compiled = Arc::new(CompiledGrammar::new(&grammar.inner)?);
+            let lexer = LexerConfig::default().serving(tokenizer.inner.vocab().trie().max_depth());
+            let config = CompileConfig { lexer, ..CompileConfig::default() };
+            let compiled = Arc::new(CompiledGrammar::with_config(&grammar.inner, &config)?);
             let classifier = StackClassifier::new(compiled, tokenizer.inner.vocab_arc());
             if eager {
-                classifier.build_eager();
+                classifier.build_eager()?;
             }
             Ok(Arc::new(classifier))
         });

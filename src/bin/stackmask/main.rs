@@ -360,11 +360,14 @@ fn main() -> ExitCode {
             peer,
             cross_check,
         } => {
-            let compile = CompileConfig {
+            let mut compile = CompileConfig {
                 time_budget: Some(std::time::Duration::from_millis(compile_budget_ms)),
                 ..CompileConfig::default()
             };
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
+                if let Some(tokenizer) = &tokenizer {
+                    compile.lexer = compile.lexer.serving(tokenizer.vocab().trie().max_depth());
+                }
                 let options = schema.options();
                 let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
                 maskbench::run(maskbench::Args {
