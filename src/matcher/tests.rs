@@ -50,6 +50,14 @@ fn check_compiled_against_oracle(compiled: Arc<CompiledGrammar>, alphabet: &[u8]
     assert!(m.is_accepting().unwrap(), "{:?} is a sentence", String::from_utf8_lossy(text));
 }
 
+/// The distinct bytes of `text`, ascending: a vocabulary alphabet that can spell it.
+fn alphabet_of(text: &str) -> Vec<u8> {
+    let mut alphabet: Vec<u8> = text.bytes().collect();
+    alphabet.sort_unstable();
+    alphabet.dedup();
+    alphabet
+}
+
 /// Strings counted rather than unrolled (bounds beyond a count horizon of 2, tokens of
 /// up to 2 bytes): the per-class masks, read off rows shared across far counts, equal
 /// the oracle's at every step, across both bounds, through escapes and UTF-8.
@@ -62,10 +70,7 @@ fn counted_strings_equal_oracle_across_their_bounds() {
     let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
     assert!(compiled.lexer().count_horizon().is_some(), "both strings are counted");
     let text = r#"{"a":"x\né\"xxx","b":"yy\\yyy"}"#;
-    let mut alphabet: Vec<u8> = text.bytes().collect();
-    alphabet.sort_unstable();
-    alphabet.dedup();
-    check_compiled_against_oracle(Arc::clone(&compiled), &alphabet, 2, text.as_bytes());
+    check_compiled_against_oracle(Arc::clone(&compiled), &alphabet_of(text), 2, text.as_bytes());
     let mut r = Recognizer::new(compiled);
     r.feed(br#"{"a":"xxxxxxx"#).unwrap();
     assert!(r.feed(b"x").is_err(), "an eighth character");
@@ -87,10 +92,7 @@ fn strings_counted_beyond_a_threshold_past_the_horizon_equal_oracle() {
     let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
     assert_eq!(compiled.lexer().count_horizon(), Some(2), "b is counted");
     let text = r#"{"a":"x\né","b":"yy\\yyyy\"yy"}"#;
-    let mut alphabet: Vec<u8> = text.bytes().collect();
-    alphabet.sort_unstable();
-    alphabet.dedup();
-    check_compiled_against_oracle(Arc::clone(&compiled), &alphabet, 2, text.as_bytes());
+    check_compiled_against_oracle(Arc::clone(&compiled), &alphabet_of(text), 2, text.as_bytes());
     let mut r = Recognizer::new(compiled);
     r.feed(br#"{"a":"xxxx"#).unwrap();
     assert!(r.feed(b"x").is_err(), "a fifth character");
