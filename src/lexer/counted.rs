@@ -23,7 +23,8 @@
 //! counted string is in a state, the class after a byte, the transitions out of far
 //! runs and the completions read off the count); `mod.rs` calls them.
 
-use super::{seeds_hash, Builder, LexState, SharedSubset, Subset};
+use super::remaining::{self, Remaining};
+use super::{seeds_hash, Builder, LexState, LexedTerminal, SharedSubset, Subset};
 use crate::error::Result;
 use crate::ir::TerminalSet;
 use hashbrown::HashMap;
@@ -87,6 +88,14 @@ fn json_char_hir() -> &'static Hir {
     HIR.get_or_init(|| {
         regex_syntax::ParserBuilder::new().utf8(true).build().parse(JSON_CHAR).expect("JSON_CHAR is a valid regex")
     })
+}
+
+/// A counted terminal's length: its bounds, and the characters its other patterns
+/// still need from each of their configurations.
+#[derive(Clone, Debug)]
+pub(super) struct CountedLength {
+    pub(super) bounds: Bounds,
+    pub(super) remaining: Remaining,
 }
 
 /// Counts of characters, split into classes that a text of at most `horizon + 1`
@@ -215,8 +224,6 @@ pub(super) struct Counter {
     pub(super) pattern: u32,
     /// Its NFA states between characters.
     pub(super) between: Vec<StateID>,
-    /// Every counted terminal's bounds.
-    pub(super) bounds: Vec<Bounds>,
     pub(super) classes: CountClasses,
 }
 
@@ -224,12 +231,15 @@ impl<'a> Builder<'a> {
     /// Sets up counting for the counted terminals over `pattern`, if there are any.
     pub(super) fn with_counter(mut self, pattern: Option<u32>) -> Builder<'a> {
         let Some(pattern) = pattern else { return self };
-        let bounds: Vec<Bounds> = self.terminals.iter().filter_map(|t| t.bounds).collect();
-        let start = self.closure_of(&[(pattern, self.nfas[pattern as usize].nfa.start_anchored())]);
-        let opened = self.closure_of(&self.step_states(&start, b'"'));
+        let bounds: Vec<Bounds> = self.terminals.iter().filter_map(LexedTerminal::bounds).collect();
+        // Its states alone (the lexer's closure would drop them where they serve only
+        // terminals that need other patterns too).
+        let nfa_of = |p: u32| &self.nfas[p as usize].nfa;
+        let start = remaining::closure(&nfa_of, &[(pattern, nfa_of(pattern).start_anchored())]);
+        let opened = remaining::closure(&nfa_of, &remaining::step(&nfa_of, &start, b'"'));
         let part = |subset: &Subset| subset.iter().map(|&(_, s)| s).collect();
         let classes = CountClasses::new(&bounds, self.config.count_horizon);
-        self.counter = Some(Counter { pattern, between: part(&opened), bounds, classes });
+        self.counter = Some(Counter { pattern, between: part(&opened), classes });
         self
     }
 
@@ -370,13 +380,17 @@ impl<'a> Builder<'a> {
     }
 
     /// Interns `subset` (which holds the counted string) at count `class`, without the
-    /// counted string if no counted terminal can match or complete there.
+    /// patterns that only counted terminals out of their bounds there use, and without
+    /// the counted string if no counted terminal can match or complete there (as the
+    /// unrolled lengths would have died).
     pub(super) fn intern_counted(&mut self, mut subset: Subset, class: u32) -> Result<LexState> {
         let group = self.group(&subset);
         let closed = self.part(&subset) == Part::Closed;
         let Some(counter) = &self.counter else { return self.intern(false, subset, NO_CLASS) };
         let first = counter.classes.first(class);
-        let alive = counter.bounds.iter().any(|b| if closed { b.admits(first) } else { first <= b.max });
+        let within = |t: &LexedTerminal| t.bounds().map_or(true, |b| if closed { b.admits(first) } else { first <= b.max });
+        let alive = self.terminals.iter().any(|t| t.counted.is_some() && within(t));
+        self.drop_unmatchable_patterns_where(&mut subset, within);
         let id = if alive {
             self.intern(false, subset, class)?
         } else {
@@ -385,20 +399,13 @@ impl<'a> Builder<'a> {
             self.intern(false, subset, NO_CLASS)?
         };
         self.by_group.insert((group, class), id);
-        Ok(id)
-    }
-
-    /// The NFA states that `byte` leads to from `states` (before ε-closure).
-    pub(super) fn step_states(&self, states: &Subset, byte: u8) -> Vec<(u32, StateID)> {
-        let mut out = Vec::new();
-        for &(p, s) in states {
-            self.for_each_byte_range(p, s, |start, end, next| {
-                if (start..=end).contains(&byte) {
-                    out.push((p, next));
-                }
-            });
+        // Where a far run's table transition dropped patterns, `Lexer::step` looks the
+        // run's exit up by the group it kept (the exit drops the same ones).
+        let kept = self.counted[id.index()].group;
+        if kept != u32::MAX {
+            self.by_group.entry((kept, class)).or_insert(id);
         }
-        out
+        Ok(id)
     }
 }
 
@@ -406,11 +413,14 @@ impl Builder<'_> {
     /// Adds to `set` the counted terminals that state `q` can complete.
     pub(super) fn add_counted_completable(&self, q: usize, set: &mut TerminalSet) {
         let (Some(counter), CountedState { part, class, .. }) = (&self.counter, self.counted[q]) else { return };
-        for (t, bounds) in self.terminals.iter().filter_map(|t| Some((t, t.bounds?))) {
+        for (t, counted) in self.terminals.iter().filter_map(|t| Some((t, t.counted.as_ref()?))) {
             let completes = match part {
                 Part::Outside => false,
                 Part::Closed => self.accepts[q].contains(&t.id),
-                Part::Between | Part::Inside => counter.classes.first(class) <= bounds.max,
+                Part::Between | Part::Inside => counted
+                    .remaining
+                    .fewest_from(&self.subsets[q])
+                    .is_some_and(|fewest| counter.classes.first(class).saturating_add(fewest) <= counted.bounds.max),
             };
             if completes {
                 set.insert(t.id);

@@ -50,13 +50,15 @@
 mod contexts;
 mod counted;
 mod equivalence;
+mod remaining;
 
 pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 
 use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::fold_hash::fold_hash;
 use contexts::Contexts;
-use counted::{Bounds, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
+use counted::{Bounds, CountedLength, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
+use remaining::{Remaining, Role};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use hashbrown::{HashMap, HashTable};
 use smallvec::SmallVec;
@@ -472,8 +474,15 @@ struct LexedTerminal {
     priority: i32,
     require: Vec<u32>,
     exclude: Vec<u32>,
-    /// For a counted string (whose one pattern is [`Patterns::counted`]): its bounds.
-    bounds: Option<Bounds>,
+    /// For a counted string (one of whose required patterns is [`Patterns::counted`]):
+    /// its bounds, and what its other patterns still need.
+    counted: Option<CountedLength>,
+}
+
+impl LexedTerminal {
+    fn bounds(&self) -> Option<Bounds> {
+        self.counted.as_ref().map(|c| c.bounds)
+    }
 }
 
 /// The distinct patterns of the lexed terminals.
@@ -487,6 +496,9 @@ struct Patterns {
     parsed: HashMap<String, Rc<Hir>>,
     /// The unbounded string that every counted terminal uses, once one is.
     counted: Option<u32>,
+    /// That string's NFA, compiled when a terminal is first considered for counting
+    /// (it joins `nfas` only when one is counted).
+    counted_nfa: Option<NFA>,
     /// One NFA compiler for every pattern: it keeps its UTF-8 caches (10,000 entries,
     /// made on first use) from one pattern to the next, and making them for every
     /// pattern was a tenth of a JSON schema's lexer build.
@@ -502,6 +514,7 @@ impl Patterns {
             index: Default::default(),
             parsed: HashMap::new(),
             counted: None,
+            counted_nfa: None,
             compiler,
         }
     }
@@ -525,20 +538,21 @@ impl Patterns {
         };
         let plain = all.len() == 1 && except.is_empty();
         let mut lexed =
-            LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new(), bounds: None };
+            LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new(), counted: None };
         let mut may_be_empty = true;
+        // The first length-bounded string among the required patterns that is long
+        // enough to count: counted if the other patterns allow it.
+        let mut length: Option<(Bounds, &String, Rc<Hir>)> = None;
         for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
             let hir = self.parse(pattern).map_err(error)?;
             if required {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
-            let counted = (plain && counting)
-                .then(|| counted::counted_bounds(&hir, config.count_horizon.max(config.count_strings_beyond)))
-                .flatten();
-            if let Some(bounds) = counted {
-                lexed.bounds = Some(bounds);
-                lexed.require.push(self.counted_pattern().map_err(error)?);
-                continue;
+            if required && counting && length.is_none() {
+                if let Some(bounds) = counted::counted_bounds(&hir, config.count_horizon.max(config.count_strings_beyond)) {
+                    length = Some((bounds, pattern, hir));
+                    continue;
+                }
             }
             let earliest = plain && has_lazy_repetition(&hir);
             let index = self.intern(pattern, &hir, earliest).map_err(error)?;
@@ -547,6 +561,16 @@ impl Patterns {
         if may_be_empty {
             let shown: Vec<String> = all.iter().map(|p| format!("/{p}/")).collect();
             return Err(error(format!("regex {} matches the empty string", shown.join(" & "))));
+        }
+        if let Some((bounds, pattern, hir)) = length {
+            let reach = u32::try_from(config.count_horizon).unwrap_or(u32::MAX).saturating_add(1);
+            match self.remaining(&lexed, reach).map_err(error)? {
+                Some(remaining) => {
+                    lexed.require.push(self.counted_pattern());
+                    lexed.counted = Some(CountedLength { bounds, remaining });
+                }
+                None => lexed.require.push(self.intern(pattern, &hir, false).map_err(error)?),
+            }
         }
         lexed.require.sort_unstable();
         lexed.require.dedup();
@@ -575,19 +599,37 @@ impl Patterns {
         Ok(index)
     }
 
-    /// The index of the unbounded string counted terminals share.
-    fn counted_pattern(&mut self) -> std::result::Result<u32, String> {
-        if let Some(index) = self.counted {
-            return Ok(index);
+    /// What `lexed`'s patterns still need beside the counted string, if its length can
+    /// be counted (see `remaining.rs`).
+    fn remaining(&mut self, lexed: &LexedTerminal, reach: u32) -> std::result::Result<Option<Remaining>, String> {
+        let counted = self.counted.unwrap_or(self.nfas.len() as u32);
+        if self.counted_nfa.is_none() {
+            let pattern = counted::unbounded_json_string();
+            self.counted_nfa = Some(self.compile(&pattern, &parse_terminal_regex(&pattern)?)?);
         }
-        let pattern = counted::unbounded_json_string();
-        let hir = parse_terminal_regex(&pattern)?;
+        let counted_nfa = self.counted_nfa.as_ref().expect("compiled above");
+        let nfas = &self.nfas;
+        let roles = lexed.require.iter().map(|&p| (p, Role::Required)).chain(lexed.exclude.iter().map(|&p| (p, Role::Excluded)));
+        let patterns = roles
+            .map(|(p, role)| (p, &nfas[p as usize].nfa, role))
+            .chain([(counted, counted_nfa, Role::Counted)])
+            .collect();
+        Ok(Remaining::new(patterns, reach))
+    }
+
+    /// The index of the unbounded string counted terminals share ([`Patterns::remaining`]
+    /// compiled it).
+    fn counted_pattern(&mut self) -> u32 {
+        if let Some(index) = self.counted {
+            return index;
+        }
         // Not shared with a terminal written as the same regex: only counted
         // terminals may read the count off this pattern's states.
         let index = self.nfas.len() as u32;
-        self.nfas.push(PatternNfa { nfa: self.compile(&pattern, &hir)?, earliest: false });
+        let nfa = self.counted_nfa.clone().expect("compiled before a terminal is counted");
+        self.nfas.push(PatternNfa { nfa, earliest: false });
         self.counted = Some(index);
-        Ok(index)
+        index
     }
 
     fn compile(&self, pattern: &str, hir: &Hir) -> std::result::Result<NFA, String> {
@@ -1062,7 +1104,7 @@ impl<'a> Builder<'a> {
             .flat_map(|&p| &self.users[p as usize])
             .map(|&t| &self.terminals[t as usize])
             .filter(|t| t.require.iter().all(is_matching) && !t.exclude.iter().any(is_matching))
-            .filter(|t| t.bounds.map_or(true, counted))
+            .filter(|t| t.bounds().map_or(true, counted))
             .collect();
         let Some(top) = matched.iter().map(|t| t.priority).max() else {
             return Box::new([]);
@@ -1201,11 +1243,20 @@ impl<'a> Builder<'a> {
     /// state. (Dropping it cannot kill a live terminal: a live terminal keeps every
     /// pattern it uses.)
     fn drop_unmatchable_patterns(&self, subset: &mut Subset) {
+        self.drop_unmatchable_patterns_where(subset, |_| true);
+    }
+
+    /// [`Builder::drop_unmatchable_patterns`], where a terminal for which `within` is
+    /// false cannot match either (a counted terminal out of its bounds).
+    fn drop_unmatchable_patterns_where(&self, subset: &mut Subset, within: impl Fn(&LexedTerminal) -> bool) {
         if subset.iter().all(|&(p, _)| self.stands_alone[p as usize]) {
             return;
         }
         let present = self.patterns_with(subset, |_, _| true);
-        let alive = |&t: &u32| self.terminals[t as usize].require.iter().all(|p| present.binary_search(p).is_ok());
+        let alive = |&t: &u32| {
+            let t = &self.terminals[t as usize];
+            t.require.iter().all(|p| present.binary_search(p).is_ok()) && within(t)
+        };
         let dropped: SmallVec<[u32; 4]> = present
             .iter()
             .copied()
@@ -1237,7 +1288,7 @@ impl<'a> Builder<'a> {
     /// count is within its maximum.
     fn completable_sets(&self) -> Result<Vec<TerminalSet>> {
         let capacity = self.grammar.terminals.len();
-        let counted = TerminalSet::with_ids(capacity, self.terminals.iter().filter(|t| t.bounds.is_some()).map(|t| t.id));
+        let counted = TerminalSet::with_ids(capacity, self.terminals.iter().filter(|t| t.counted.is_some()).map(|t| t.id));
         let mut sets: Vec<TerminalSet> = self
             .accepts
             .iter()

@@ -226,29 +226,36 @@ fn random_texts(alphabet: &[&[u8]], count: usize, len: usize) -> Vec<Vec<u8>> {
     (0..count).map(|_| (0..next(len + 1)).flat_map(|_| alphabet[next(alphabet.len())].to_vec()).collect()).collect()
 }
 
-#[test]
-fn counted_strings_behave_as_unrolled_ones() {
-    // Strings of 0..=30 and 20.. characters, a pattern that bounds its own length, a
-    // plain string and a key name, all starting with the same quote.
-    let g = grammar(&[
-        ("SHORT", &json_string_of_length(0, Some(30)), 0, false),
-        ("LONG", &json_string_of_length(20, None), 0, false),
-        ("NAME", r#""[a-z]{1,24}""#, 0, false),
-        ("ANY", r#""(?:[^"\\]|\\.)*""#, 0, false),
-        ("KEY", r#""abc""#, 0, false),
-    ]);
-    let counted = Lexer::new(&g, &LexerConfig { count_horizon: 3, count_strings_beyond: 3, ..LexerConfig::default() }).unwrap();
-    let unrolled = Lexer::new(&g, &LexerConfig::default()).unwrap();
+/// A grammar whose start takes any one of `terminals`, each a name, the regexes its
+/// lexemes match all of and those they match none of.
+fn compound_grammar(terminals: &[(&str, &[&str], &[&str])]) -> Grammar {
+    let mut b = GrammarBuilder::new();
+    let start = b.nonterminal("start");
+    let owned = |regexes: &[&str]| regexes.iter().map(|r| r.to_string()).collect();
+    for &(name, all, except) in terminals {
+        let pattern = match (all, except) {
+            ([one], []) => TerminalPattern::Regex(one.to_string()),
+            _ => TerminalPattern::Compound { all: owned(all), except: owned(except) },
+        };
+        let t = b.terminal(name, pattern, 0, false);
+        b.production(start, vec![Symbol::Terminal(t)]);
+    }
+    b.build(start).unwrap()
+}
+
+/// Steps `counted` and `unrolled` (one grammar, with and without counting) through
+/// random texts over `pieces` and through strings of every length in `lengths`, and
+/// checks that they agree on dead states, accepted and completable terminals at every byte.
+fn assert_counting_is_unrolling(counted: &Lexer, unrolled: &Lexer, pieces: &[&[u8]], lengths: std::ops::Range<usize>) {
     assert!(counted.count_horizon().is_some() && unrolled.count_horizon().is_none());
-    let pieces: [&[u8]; 9] = [b"\"", b"a", b"b", b"c", b"z", b"\\n", b"\\", "é".as_bytes(), "€".as_bytes()];
-    let mut texts = random_texts(&pieces, 400, 40);
+    let mut texts = random_texts(pieces, 400, 40);
     // Strings of every length around the bounds, characters of every width.
-    let characters: Vec<&[u8]> = pieces[1..].iter().copied().filter(|&p| p != b"\\").collect();
+    let characters: Vec<&[u8]> = pieces.iter().copied().filter(|&p| p != b"\\" && p != b"\"").collect();
     let string = |n: usize| {
         let body: Vec<u8> = characters.iter().cycle().take(n).flat_map(|c| c.iter().copied()).collect();
         [b"\"".as_slice(), &body, b"\""].concat()
     };
-    texts.extend((15..40).map(string));
+    texts.extend(lengths.map(string));
     for text in texts {
         let (mut a, mut b) = (counted.start_pos(), unrolled.start_pos());
         for (i, &byte) in text.iter().enumerate() {
@@ -262,6 +269,47 @@ fn counted_strings_behave_as_unrolled_ones() {
             }
         }
     }
+}
+
+#[test]
+fn counted_strings_behave_as_unrolled_ones() {
+    // Strings of 0..=30 and 20.. characters, a pattern that bounds its own length, a
+    // plain string and a key name, all starting with the same quote.
+    let g = grammar(&[
+        ("SHORT", &json_string_of_length(0, Some(30)), 0, false),
+        ("LONG", &json_string_of_length(20, None), 0, false),
+        ("NAME", r#""[a-z]{1,24}""#, 0, false),
+        ("ANY", r#""(?:[^"\\]|\\.)*""#, 0, false),
+        ("KEY", r#""abc""#, 0, false),
+    ]);
+    let counted = Lexer::new(&g, &LexerConfig { count_horizon: 3, count_strings_beyond: 3, ..LexerConfig::default() }).unwrap();
+    let unrolled = Lexer::new(&g, &LexerConfig::default()).unwrap();
+    let pieces: [&[u8]; 9] = [b"\"", b"a", b"b", b"c", b"z", b"\\n", b"\\", "é".as_bytes(), "€".as_bytes()];
+    assert_counting_is_unrolling(&counted, &unrolled, &pieces, 15..40);
+}
+
+#[test]
+fn counted_strings_with_patterns_behave_as_unrolled_ones() {
+    let short = json_string_of_length(1, Some(30));
+    let long = json_string_of_length(20, None);
+    let grammar = compound_grammar(&[
+        // Words of letters, 1..=30 characters, other than "zz z".
+        ("WORDS", &[r#""[a-z]+(?: [a-z]+)*""#, &short], &[r#""zz z""#]),
+        // At least 20 characters, ending in "z".
+        ("ZED", &[r#""[^"]*z""#, &long], &[]),
+        // Lengths 3 and 6 only.
+        ("TRIPLES", &[r#""(?:[a-z]{3}){1,2}""#, &short], &[]),
+        // Even lengths of exactly 21 characters: never; an even count completes by the
+        // count alone, not by the pattern's lengths.
+        ("PAIRS", &[r#""(?:az)+""#, &json_string_of_length(21, Some(21))], &[]),
+        ("ANY", &[r#""(?:[^"\\]|\\.)*""#], &[]),
+    ]);
+    let counted = Lexer::new(&grammar, &LexerConfig { count_horizon: 3, count_strings_beyond: 3, ..LexerConfig::default() }).unwrap();
+    let unrolled = Lexer::new(&grammar, &LexerConfig::default()).unwrap();
+    let counts = |text: &[u8]| text.iter().fold(counted.start_pos(), |at, &b| counted.step(at, b));
+    assert_eq!(counts(b"\"ab cd").count, 5, "WORDS is counted");
+    let pieces: [&[u8]; 8] = [b"\"", b"a", b"z", b" ", b"\\n", b"\\", "é".as_bytes(), "€".as_bytes()];
+    assert_counting_is_unrolling(&counted, &unrolled, &pieces, 0..40);
 }
 
 #[test]
@@ -309,3 +357,4 @@ fn components_come_after_every_component_they_reach() {
         }
     }
 }
+
