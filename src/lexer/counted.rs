@@ -30,7 +30,7 @@ use crate::ir::TerminalSet;
 use hashbrown::HashMap;
 use std::hash::Hasher as _;
 use regex_automata::util::primitives::StateID;
-use regex_syntax::hir::{Hir, HirKind, Literal};
+use regex_syntax::hir::{Class, ClassUnicode, Hir, HirKind, Literal};
 
 /// One canonically spelled JSON string character: itself, except `"`, `\` and the
 /// control characters, which take their short escape or `\u00XX`.
@@ -66,21 +66,44 @@ impl Bounds {
     }
 }
 
-/// The bounds of `hir` if it is [`json_string_of_length`]'s regex with a bound beyond
-/// `beyond` characters (and both bounds below `u32::MAX`).
-pub(super) fn counted_bounds(hir: &Hir, beyond: usize) -> Option<Bounds> {
+/// A string of length-bounded characters that a lexer can count.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct CountableLength {
+    pub(super) bounds: Bounds,
+    /// For a string of characters from a class of plain characters (each spelled as
+    /// itself, such as `"[A-Za-z0-9.-]{1,253}"`): that class, which the counted terminal
+    /// also requires, as the regex `"class*"`. `None` for [`json_string_of_length`]'s
+    /// any character.
+    pub(super) characters: Option<String>,
+}
+
+/// The bounds of `hir` if it is a string of length-bounded characters (any, as
+/// [`json_string_of_length`] spells it, or one class of plain characters) with a bound
+/// beyond `beyond` characters (and both bounds below `u32::MAX`).
+pub(super) fn countable_length(hir: &Hir, beyond: usize) -> Option<CountableLength> {
     let HirKind::Concat(parts) = hir.kind() else { return None };
     let [open, HirKind::Repetition(repeat), close] = [parts.first()?.kind(), parts.get(1)?.kind(), parts.get(2)?.kind()] else {
         return None;
     };
     let quote = |kind: &HirKind| matches!(kind, HirKind::Literal(Literal(bytes)) if bytes.as_ref() == b"\"");
-    if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy || *repeat.sub != *json_char_hir() {
+    if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy {
         return None;
     }
+    let characters = match repeat.sub.kind() {
+        _ if *repeat.sub == *json_char_hir() => None,
+        HirKind::Class(Class::Unicode(class)) if is_plain(class) => Some(format!("\"{}*\"", repeat.sub)),
+        _ => return None,
+    };
     let max = repeat.max.unwrap_or(u32::MAX);
     let far = |bound: u32| bound as usize > beyond;
     (repeat.min < u32::MAX && (far(repeat.min) || max != u32::MAX && far(max)))
-        .then_some(Bounds { min: repeat.min, max })
+        .then_some(CountableLength { bounds: Bounds { min: repeat.min, max }, characters })
+}
+
+/// Whether every character of `class` is spelled as itself in a JSON string: one
+/// character of the counted string each.
+fn is_plain(class: &ClassUnicode) -> bool {
+    class.ranges().iter().all(|r| r.start() > '\u{1F}' && !(r.start()..=r.end()).contains(&'"') && !(r.start()..=r.end()).contains(&'\\'))
 }
 
 fn json_char_hir() -> &'static Hir {
@@ -508,11 +531,15 @@ mod tests {
     #[test]
     fn only_length_strings_beyond_the_horizon_are_counted() {
         let parse = |re: &str| regex_syntax::ParserBuilder::new().utf8(true).build().parse(re).unwrap();
-        let counted = |min, max, horizon| counted_bounds(&parse(&json_string_of_length(min, max)), horizon);
+        let counted = |min, max, horizon| countable_length(&parse(&json_string_of_length(min, max)), horizon).map(|c| c.bounds);
         assert_eq!(counted(0, Some(300), 256), Some(Bounds { min: 0, max: 300 }));
         assert_eq!(counted(300, None, 256), Some(Bounds { min: 300, max: u32::MAX }));
         assert_eq!(counted(0, Some(200), 256), None);
         assert_eq!(counted(5000, Some(5000), 256), Some(Bounds { min: 5000, max: 5000 }));
-        assert_eq!(counted_bounds(&parse(r#""[a-z]{0,300}""#), 256), None);
+        assert_eq!(countable_length(&parse(r#""[a-z]{0,300}""#), 400), None);
+        let plain = countable_length(&parse(r#""[a-z]{0,300}""#), 256).unwrap();
+        assert_eq!((plain.bounds, plain.characters.as_deref()), (Bounds { min: 0, max: 300 }, Some(r#""[a-z]*""#)));
+        assert_eq!(countable_length(&parse(r#""[a-z"]{0,300}""#), 256), None, "a quote is spelled escaped");
+        assert_eq!(countable_length(&parse(r#""(?:ab){0,300}""#), 256), None);
     }
 }

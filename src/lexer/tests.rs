@@ -302,6 +302,9 @@ fn counted_strings_with_patterns_behave_as_unrolled_ones() {
         // Even lengths of exactly 21 characters: never; an even count completes by the
         // count alone, not by the pattern's lengths.
         ("PAIRS", &[r#""(?:az)+""#, &json_string_of_length(21, Some(21))], &[]),
+        // Lengths over a class of plain characters, alone and beside a pattern.
+        ("CODES", &[r#""[az ]{2,25}""#], &[]),
+        ("SPACED", &[r#""[a-z]+(?: [a-z]+)*""#, r#""[az ]{1,22}""#], &[]),
         ("ANY", &[r#""(?:[^"\\]|\\.)*""#], &[]),
     ]);
     let counted = Lexer::new(&grammar, &LexerConfig { count_horizon: 3, count_strings_beyond: 3, ..LexerConfig::default() }).unwrap();
