@@ -1058,7 +1058,7 @@ fn pattern_overlaps(
             continue;
         }
         let observed: Vec<String> = group.iter().map(|&i| regex(i)).collect();
-        let sets = schemas.languages.borrow_mut().match_sets(&observed, names, &declared).ok_or_else(|| {
+        let sets = schemas.languages_match_sets(&observed, names, &declared).ok_or_else(|| {
             Schemas::error(at, "patternProperties whose overlaps are too costly to decide (too many patterns or automaton states)")
         })?;
         out.extend(sets.iter().map(|&set| group.iter().enumerate().filter(|(k, _)| set >> k & 1 == 1).map(|(_, &i)| i).collect()));

@@ -119,7 +119,7 @@ pub(super) struct Schemas<'a> {
     /// patterns 56,692 times).
     pub patterns: std::cell::RefCell<hashbrown::HashMap<String, std::result::Result<StringRegex, String>>>,
     /// The DFAs of the regexes whose languages were tested against each other.
-    pub languages: std::cell::RefCell<strings::Languages>,
+    pub(super) languages: std::cell::RefCell<strings::Languages>,
 }
 
 /// Most complements built to narrow `oneOf` branches in one schema. A branch narrowed
@@ -571,6 +571,11 @@ impl<'a> Schemas<'a> {
     /// [`strings::Languages::meet`] over this compile's DFAs.
     pub fn languages_meet(&self, all: &[String], except: &[String]) -> Option<bool> {
         self.languages.borrow_mut().meet(all, except)
+    }
+
+    /// [`strings::Languages::match_sets`] over this compile's DFAs.
+    pub(super) fn languages_match_sets(&self, observed: &[String], all: &[String], except: &[String]) -> Option<Vec<u64>> {
+        self.languages.borrow_mut().match_sets(observed, all, except)
     }
 
     /// [`strings_disjoint`], remembered for this schema's compile.
