@@ -89,15 +89,17 @@ pub(super) fn countable_length(hir: &Hir, beyond: usize) -> Option<CountableLeng
     if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy {
         return None;
     }
+    let max = repeat.max.unwrap_or(u32::MAX);
+    let far = |bound: u32| bound as usize > beyond;
+    if repeat.min == u32::MAX || !(far(repeat.min) || max != u32::MAX && far(max)) {
+        return None;
+    }
     let characters = match repeat.sub.kind() {
         _ if *repeat.sub == *json_char_hir() => None,
         HirKind::Class(Class::Unicode(class)) if is_plain(class) => Some(format!("\"{}*\"", repeat.sub)),
         _ => return None,
     };
-    let max = repeat.max.unwrap_or(u32::MAX);
-    let far = |bound: u32| bound as usize > beyond;
-    (repeat.min < u32::MAX && (far(repeat.min) || max != u32::MAX && far(max)))
-        .then_some(CountableLength { bounds: Bounds { min: repeat.min, max }, characters })
+    Some(CountableLength { bounds: Bounds { min: repeat.min, max }, characters })
 }
 
 /// Whether every character of `class` is spelled as itself in a JSON string: one
