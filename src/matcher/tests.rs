@@ -102,6 +102,31 @@ fn strings_counted_beyond_a_threshold_past_the_horizon_equal_oracle() {
     assert!(r.is_complete().unwrap());
 }
 
+/// A length beside a `pattern` and a `format` is counted too (their completions are
+/// upward closed), and the masks equal the oracle's at every step; the bounds and the
+/// patterns both hold.
+#[test]
+fn lengths_counted_beside_patterns_equal_oracle() {
+    let schema = r#"{"type": "object", "additionalProperties": false,
+        "properties": {"a": {"type": "string", "pattern": "^[a-z]+(-[a-z]+)*$", "minLength": 3, "maxLength": 9},
+                       "b": {"type": "string", "format": "hostname", "maxLength": 8}}}"#;
+    let g = Grammar::from_json_schema(schema).unwrap();
+    let lexer = LexerConfig { count_horizon: 2, count_strings_beyond: 2, ..LexerConfig::default() };
+    let compiled = Arc::new(CompiledGrammar::with_config(&g, &CompileConfig { lexer, ..CompileConfig::default() }).unwrap());
+    assert_eq!(compiled.lexer().count_horizon(), Some(2), "the lengths are counted");
+    let text = r#"{"a":"ab-cd-efg","b":"a-b.cd.e"}"#;
+    check_compiled_against_oracle(Arc::clone(&compiled), &alphabet_of(text), 2, text.as_bytes());
+    let mut r = Recognizer::new(compiled);
+    r.feed(br#"{"a":"ab"#).unwrap();
+    assert!(r.feed(b"\"").is_err(), "two characters are too few");
+    r.feed(b"-cd-ef").unwrap();
+    assert!(r.feed(b"-").is_err(), "a ninth character that needs a tenth");
+    r.feed(b"g").unwrap();
+    assert!(r.feed(b"h").is_err(), "a tenth character");
+    r.feed(br#"","b":"a.b"}"#).unwrap();
+    assert!(r.is_complete().unwrap());
+}
+
 /// A lexing context serves a counted string while its count is far from every bound,
 /// and takes no way out of that far run: at the first count near a bound its position
 /// dies, and masks read the full lexer's state, exactly, to the end of the string.
