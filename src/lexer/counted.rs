@@ -356,7 +356,7 @@ impl<'a> Builder<'a> {
         self.extend_count_edges();
         let n = self.subsets.len();
         let successors = |q: usize| self.count_successors(q);
-        let (fewest, most) = (fewest_counted(n, LexState::START.index(), successors), most_counted(n, successors));
+        let (fewest, most) = (fewest_counted(n, [LexState::START.index()], successors), most_counted(n, successors));
         let Some(counter) = self.counter.as_ref() else { return Ok(false) };
         let mut reached = Vec::new();
         // In place: the list holds a transition per byte class out of every far run.
@@ -455,12 +455,16 @@ impl Builder<'_> {
 }
 
 /// Per state of a graph of `n` states, the fewest characters counted on a path from
-/// `root` (`u32::MAX` if none reaches it): a breadth-first search where a transition
-/// that counts nothing costs nothing.
-fn fewest_counted<I: Iterator<Item = (usize, bool)>>(n: usize, root: usize, successors: impl Fn(usize) -> I) -> Vec<u32> {
+/// one of `roots` (`u32::MAX` if none reaches it): a breadth-first search where a
+/// transition that counts nothing costs nothing.
+pub(super) fn fewest_counted<I: Iterator<Item = (usize, bool)>>(
+    n: usize,
+    roots: impl IntoIterator<Item = usize>,
+    successors: impl Fn(usize) -> I,
+) -> Vec<u32> {
     let mut fewest = vec![u32::MAX; n];
-    let mut queue = std::collections::VecDeque::from([root]);
-    fewest[root] = 0;
+    let mut queue: std::collections::VecDeque<usize> = roots.into_iter().collect();
+    queue.iter().for_each(|&root| fewest[root] = 0);
     while let Some(q) = queue.pop_front() {
         for (t, counts) in successors(q) {
             let cost = fewest[q] + u32::from(counts);

@@ -18,6 +18,7 @@
 //! straddles. A terminal whose patterns fail either test is not counted: its length is
 //! unrolled into the table as before.
 
+use super::counted::fewest_counted;
 use super::{byte_ranges, epsilon_targets, Subset};
 use hashbrown::{HashMap, HashSet};
 use regex_automata::nfa::thompson::{self, NFA};
@@ -58,10 +59,11 @@ impl Remaining {
     pub(super) fn new(mut patterns: Vec<(u32, &NFA, Role)>, reach: u32) -> Option<Remaining> {
         patterns.sort_by_key(|&(p, _, _)| p);
         let explored = Explored::new(&patterns)?;
-        let fewest = explored.fewest();
+        let reverse = explored.reverse();
+        let fewest = explored.fewest(&reverse);
         let open_and_live = |c: usize| explored.open[c] && fewest[c] != u32::MAX;
         let most = (0..fewest.len()).filter(|&c| open_and_live(c)).map(|c| fewest[c]).max().unwrap_or(0);
-        if most > reach || !explored.upward_closed(&fewest, most) {
+        if most > reach || !explored.upward_closed(&reverse, &fewest, most) {
             return None;
         }
         Some(Remaining { patterns: patterns.iter().map(|&(p, _, role)| (p, role)).collect(), index: explored.index, fewest })
@@ -154,28 +156,10 @@ impl Explored {
     }
 
     /// Per configuration, the fewest characters on a path to a match (`u32::MAX`: no
-    /// path): a breadth-first search backwards where an edge that starts no character
-    /// costs nothing.
-    fn fewest(&self) -> Vec<u32> {
-        let n = self.matches.len();
-        let reverse = self.reverse();
-        let mut fewest = vec![u32::MAX; n];
-        let mut queue: std::collections::VecDeque<u32> = (0..n as u32).filter(|&c| self.matches[c as usize]).collect();
-        queue.iter().for_each(|&c| fewest[c as usize] = 0);
-        while let Some(c) = queue.pop_front() {
-            for &(source, counts) in &reverse[c as usize] {
-                let cost = fewest[c as usize] + u32::from(counts);
-                if cost < fewest[source as usize] {
-                    fewest[source as usize] = cost;
-                    if counts {
-                        queue.push_back(source);
-                    } else {
-                        queue.push_front(source);
-                    }
-                }
-            }
-        }
-        fewest
+    /// path), searched backwards from the matches over `reverse`.
+    fn fewest(&self, reverse: &[Vec<(u32, bool)>]) -> Vec<u32> {
+        let matches = (0..self.matches.len()).filter(|&c| self.matches[c]);
+        fewest_counted(self.matches.len(), matches, |c| reverse[c].iter().map(|&(source, counts)| (source as usize, counts)))
     }
 
     /// Whether every open configuration completes with every number of characters from
@@ -184,9 +168,8 @@ impl Explored {
     /// most `l`; the open ones are all of them for every `l` iff they are for every `l`
     /// up to `most + 1` (from `most` on, the open ones are every live open one: a fixed
     /// point, as a configuration before the quote or after it has no count to read).
-    fn upward_closed(&self, fewest: &[u32], most: u32) -> bool {
+    fn upward_closed(&self, reverse: &[Vec<(u32, bool)>], fewest: &[u32], most: u32) -> bool {
         let n = self.matches.len();
-        let reverse = self.reverse();
         let mut exactly: Vec<bool> = self.matches.clone();
         for l in 0..=most.saturating_add(1) {
             if l > 0 {
@@ -198,7 +181,7 @@ impl Explored {
                 }
                 exactly = next;
             }
-            close_without_characters(&reverse, &mut exactly);
+            close_without_characters(reverse, &mut exactly);
             let complete = (0..n).all(|c| !self.open[c] || exactly[c] == (fewest[c] <= l));
             if !complete {
                 return false;
