@@ -274,6 +274,9 @@ struct Analysis<'g> {
     /// nullable: what an item `A → ·B β` added by a closure passes on to `B`'s items.
     tail_first: Rows,
     tail_nullable: Vec<bool>,
+    /// Per nonterminal: whether the closure of an item with it after the dot holds an
+    /// empty production (whose reduction the state then has).
+    closes_over_empty: Vec<bool>,
     /// Row width of terminal sets: terminals, end of input, and the propagation marker.
     words: usize,
 }
@@ -289,6 +292,7 @@ impl<'g> Analysis<'g> {
         let words = (grammar.terminals.len() + 2).div_ceil(64);
         let nullable = grammar.nullable();
         let first = first_sets(grammar, &nullable, words);
+        let closes_over_empty = closes_over_empty(grammar);
         let mut analysis = Analysis {
             grammar,
             rhs,
@@ -297,6 +301,7 @@ impl<'g> Analysis<'g> {
             first,
             tail_first: Rows::new(0, words),
             tail_nullable: Vec::new(),
+            closes_over_empty,
             words,
         };
         let mut tail_first = Rows::new(analysis.rhs.len(), words);
@@ -392,6 +397,30 @@ fn first_sets(grammar: &Grammar, nullable: &[bool], words: usize) -> Rows {
         }
     }
     first
+}
+
+/// Per nonterminal `n`: whether an item `A → α·nβ` closes over an empty production,
+/// that is whether `n` has one or begins a production with a nonterminal that does.
+fn closes_over_empty(grammar: &Grammar) -> Vec<bool> {
+    let count = grammar.nonterminals.len();
+    let mut begun_by: Vec<Vec<u32>> = vec![Vec::new(); count];
+    let mut closes = vec![false; count];
+    let mut queue = Vec::new();
+    for p in &grammar.productions {
+        match p.rhs.first() {
+            None if !std::mem::replace(&mut closes[p.lhs.index()], true) => queue.push(p.lhs.0),
+            Some(&Symbol::Nonterminal(m)) if m != p.lhs => begun_by[m.index()].push(p.lhs.0),
+            _ => {}
+        }
+    }
+    while let Some(m) = queue.pop() {
+        for &n in &begun_by[m as usize] {
+            if !std::mem::replace(&mut closes[n as usize], true) {
+                queue.push(n);
+            }
+        }
+    }
+    closes
 }
 
 /// The LR(1) closure of some kernel items, kept per nonterminal: every item `B → ·γ` a
@@ -634,10 +663,17 @@ impl Lr0 {
                     }
                 }
             }
-            closure.of(analysis, kernel.iter().enumerate().map(|(k, &item)| (item, kernel_lookaheads(k))));
-            for (n, set) in closure.nonterminals() {
-                for &p in analysis.productions_of[n].iter().filter(|&&p| analysis.rhs[p as usize].is_empty()) {
-                    reductions.push(reduction(p, set));
+            let closes_over_empty = |&item: &Item| {
+                matches!(analysis.symbol_after_dot(item), Some(Symbol::Nonterminal(n)) if analysis.closes_over_empty[n.index()])
+            };
+            // Only empty productions take their lookaheads from the closure: most states
+            // have none, and are spared it.
+            if kernel.iter().any(closes_over_empty) {
+                closure.of(analysis, kernel.iter().enumerate().map(|(k, &item)| (item, kernel_lookaheads(k))));
+                for (n, set) in closure.nonterminals() {
+                    for &p in analysis.productions_of[n].iter().filter(|&&p| analysis.rhs[p as usize].is_empty()) {
+                        reductions.push(reduction(p, set));
+                    }
                 }
             }
             reductions.sort_unstable_by_key(|r| r.production);
