@@ -53,6 +53,19 @@ impl TerminalSet {
         TerminalSet { words }
     }
 
+    /// A set able to hold ids `0..capacity`, holding the ids below `capacity` of the
+    /// bitset `words` (at least `capacity` bits wide): the LR tables' lookahead rows
+    /// are such bitsets, with a working bit past the terminals.
+    pub(crate) fn from_words_below(capacity: usize, words: &[u64]) -> TerminalSet {
+        let mut set = TerminalSet::new(capacity);
+        let n = set.words.len();
+        set.words.copy_from_slice(&words[..n]);
+        if let Some(last) = set.words.last_mut().filter(|_| capacity % 64 != 0) {
+            *last &= (1 << (capacity % 64)) - 1;
+        }
+        set
+    }
+
     /// A set able to hold ids `0..capacity`, holding `ids` (each must be below
     /// `capacity`).
     ///

@@ -248,19 +248,6 @@ fn contains(row: &[u64], t: TerminalId) -> bool {
     row[t.index() / 64] & (1 << (t.index() % 64)) != 0
 }
 
-fn members(row: &[u64]) -> impl Iterator<Item = TerminalId> + '_ {
-    row.iter().enumerate().flat_map(|(i, &word)| {
-        let mut word = word;
-        std::iter::from_fn(move || {
-            (word != 0).then(|| {
-                let bit = word.trailing_zeros();
-                word &= word - 1;
-                TerminalId(i as u32 * 64 + bit)
-            })
-        })
-    })
-}
-
 /// Grammar facts the construction needs: right-hand sides (augmented), nullable, FIRST.
 struct Analysis<'g> {
     grammar: &'g Grammar,
@@ -637,7 +624,7 @@ impl Lr0 {
         };
         let reduction = |production: u32, set: &[u64]| Reduction {
             production: ProductionId(production),
-            lookahead: TerminalSet::with_ids(terminal_count + 1, members(set).filter(|t| t.index() <= terminal_count)),
+            lookahead: TerminalSet::from_words_below(terminal_count + 1, set),
         };
         let mut closure = LookaheadClosure::new(analysis);
         for state in 0..self.state_count() {
