@@ -22,7 +22,8 @@
 
 use super::{LexState, Lexer};
 use crate::ir::{TerminalId, TerminalSet};
-use hashbrown::{HashMap, HashSet};
+use hashbrown::{HashMap, HashSet, HashTable};
+use std::hash::BuildHasher as _;
 
 impl Lexer {
     /// For each state (by index), the smallest state that no text of at most `depth`
@@ -234,6 +235,47 @@ struct Partition {
     kept: Vec<bool>,
     keeper: Vec<u32>,
     round: u32,
+    /// Buffers of [`Partition::refine`], kept from round to round.
+    scratch: RefineScratch,
+}
+
+/// What one round of refinement computes, in buffers kept between rounds: a lexer
+/// that splits a counter one count per round runs a hundred rounds of a few hundred
+/// states, where allocating them anew was most of the round.
+#[derive(Default)]
+struct RefineScratch {
+    /// The candidates, then one resident per block met.
+    examined: Vec<u32>,
+    /// The examined states' signatures, one after the other, split at `bounds`.
+    signatures: Vec<u32>,
+    bounds: Vec<usize>,
+    /// Groups of candidates by block and signature: `(hash, examined index of the
+    /// group's first member, group)`.
+    group_of: HashTable<(u64, u32, u32)>,
+    /// Per group: its block and size.
+    groups: Vec<(u32, u32)>,
+    /// Per candidate: its group.
+    candidate_groups: Vec<u32>,
+    hasher: hashbrown::DefaultHashBuilder,
+}
+
+impl RefineScratch {
+    fn signature(&self, i: usize) -> &[u32] {
+        &self.signatures[self.bounds[i]..self.bounds[i + 1]]
+    }
+
+    fn hash(&self, block: u32, i: usize) -> u64 {
+        self.hasher.hash_one((block, self.signature(i)))
+    }
+
+    /// The group of examined state `i` in `block` (`hash`: their [`RefineScratch::hash`]),
+    /// if a candidate met before has its signature.
+    fn find_group(&self, hash: u64, block: u32, i: usize) -> Option<u32> {
+        let is_key = |&(h, first, group): &(u64, u32, u32)| {
+            h == hash && self.groups[group as usize].0 == block && self.signature(first as usize) == self.signature(i)
+        };
+        self.group_of.find(hash, is_key).map(|&(_, _, group)| group)
+    }
 }
 
 impl Partition {
@@ -250,6 +292,7 @@ impl Partition {
             kept: Vec::new(),
             keeper: Vec::new(),
             round: 0,
+            scratch: RefineScratch::default(),
         };
         for q in (0..n).map(LexState::from_index) {
             let key = (lexer.is_start(q), lexer.accepts(q), lexer.completable(q));
@@ -275,9 +318,11 @@ impl Partition {
     fn refine(&mut self, rows: &Runs, candidates: &[u32]) -> Vec<u32> {
         self.round += 1;
         candidates.iter().for_each(|&q| self.candidate[q as usize] = self.round);
+        let mut scratch = std::mem::take(&mut self.scratch);
         // One resident (non-candidate member) per block met, examined after the candidates;
         // blocks that have one are kept by it.
-        let mut examined: Vec<u32> = candidates.to_vec();
+        scratch.examined.clear();
+        scratch.examined.extend_from_slice(candidates);
         for &q in candidates {
             let block = self.block[q as usize] as usize;
             if self.met[block] == self.round {
@@ -287,14 +332,72 @@ impl Partition {
             self.keeper[block] = u32::MAX;
             let resident = self.members[block].iter().copied().find(|&m| self.candidate[m as usize] != self.round);
             self.kept[block] = resident.is_some();
-            examined.extend(resident);
+            scratch.examined.extend(resident);
         }
-        // A signature: the row's blocks as maximal runs `(last class, block)`, equal for
-        // two states exactly when their rows agree block for block on every class.
-        let mut signatures: Vec<u32> = Vec::with_capacity(examined.len() * 16);
-        let mut bounds = Vec::with_capacity(examined.len() + 1);
+        self.write_signatures(rows, &mut scratch);
+        // Candidates by block and signature. A block's id stays with its resident's
+        // group or, with no resident, with its largest group, so that the fewest states
+        // move: the next round examines only their predecessors (keeping the first group
+        // met instead moved most of a counter's states every round).
+        scratch.group_of.clear();
+        scratch.groups.clear();
+        scratch.candidate_groups.clear();
+        for (i, &q) in candidates.iter().enumerate() {
+            let block = self.block[q as usize];
+            let hash = scratch.hash(block, i);
+            let group = match scratch.find_group(hash, block, i) {
+                Some(group) => group,
+                None => {
+                    let group = scratch.groups.len() as u32;
+                    scratch.groups.push((block, 0));
+                    scratch.group_of.insert_unique(hash, (hash, i as u32, group), |&(h, _, _)| h);
+                    group
+                }
+            };
+            scratch.groups[group as usize].1 += 1;
+            scratch.candidate_groups.push(group);
+        }
+        for i in candidates.len()..scratch.examined.len() {
+            let block = self.block[scratch.examined[i] as usize];
+            self.keeper[block as usize] = scratch.find_group(scratch.hash(block, i), block, i).unwrap_or(u32::MAX);
+        }
+        for (group, &(block, size)) in scratch.groups.iter().enumerate() {
+            let (block, group) = (block as usize, group as u32);
+            if !self.kept[block] && (self.keeper[block] == u32::MAX || size > scratch.groups[self.keeper[block] as usize].1) {
+                self.keeper[block] = group;
+            }
+        }
+        let mut fresh = self.members.len() as u32;
+        let labels: Vec<u32> = (0..scratch.groups.len() as u32)
+            .map(|group| {
+                let block = scratch.groups[group as usize].0;
+                if self.keeper[block as usize] == group {
+                    block
+                } else {
+                    fresh += 1;
+                    fresh - 1
+                }
+            })
+            .collect();
+        let moves: Vec<(u32, u32)> = candidates
+            .iter()
+            .zip(&scratch.candidate_groups)
+            .map(|(&q, &group)| (q, labels[group as usize]))
+            .filter(|&(q, to)| to != self.block[q as usize])
+            .collect();
+        self.scratch = scratch;
+        moves.into_iter().map(|(q, to)| self.move_to(q, to)).collect()
+    }
+
+    /// Writes the signature of each examined state: its row's blocks as maximal runs
+    /// `(last class, block)`, equal for two states exactly when their rows agree block
+    /// for block on every class.
+    fn write_signatures(&self, rows: &Runs, scratch: &mut RefineScratch) {
+        let (signatures, bounds) = (&mut scratch.signatures, &mut scratch.bounds);
+        signatures.clear();
+        bounds.clear();
         bounds.push(0);
-        for &q in &examined {
+        for &q in &scratch.examined {
             let start = signatures.len();
             for &(last, target) in rows.row(q) {
                 let block = self.block[target as usize];
@@ -307,54 +410,6 @@ impl Partition {
             }
             bounds.push(signatures.len());
         }
-        let signature = |i: usize| &signatures[bounds[i]..bounds[i + 1]];
-        // Candidates by block and signature. A block's id stays with its resident's
-        // group or, with no resident, with its largest group, so that the fewest states
-        // move: the next round examines only their predecessors (keeping the first group
-        // met instead moved most of a counter's states every round).
-        let mut group_of: HashMap<(u32, &[u32]), u32> = HashMap::new();
-        let mut groups: Vec<(u32, u32)> = Vec::new();
-        let candidate_groups: Vec<u32> = (0..candidates.len())
-            .map(|i| {
-                let block = self.block[candidates[i] as usize];
-                let next = groups.len() as u32;
-                let group = *group_of.entry((block, signature(i))).or_insert(next);
-                if group == next {
-                    groups.push((block, 0));
-                }
-                groups[group as usize].1 += 1;
-                group
-            })
-            .collect();
-        for (i, &q) in examined[candidates.len()..].iter().enumerate() {
-            let block = self.block[q as usize];
-            self.keeper[block as usize] = group_of.get(&(block, signature(candidates.len() + i))).copied().unwrap_or(u32::MAX);
-        }
-        for (group, &(block, size)) in groups.iter().enumerate() {
-            let (block, group) = (block as usize, group as u32);
-            if !self.kept[block] && (self.keeper[block] == u32::MAX || size > groups[self.keeper[block] as usize].1) {
-                self.keeper[block] = group;
-            }
-        }
-        let mut fresh = self.members.len() as u32;
-        let labels: Vec<u32> = (0..groups.len() as u32)
-            .map(|group| {
-                let block = groups[group as usize].0;
-                if self.keeper[block as usize] == group {
-                    block
-                } else {
-                    fresh += 1;
-                    fresh - 1
-                }
-            })
-            .collect();
-        let moves: Vec<(u32, u32)> = candidates
-            .iter()
-            .zip(&candidate_groups)
-            .map(|(&q, &group)| (q, labels[group as usize]))
-            .filter(|&(q, to)| to != self.block[q as usize])
-            .collect();
-        moves.into_iter().map(|(q, to)| self.move_to(q, to)).collect()
     }
 
     /// Move state `q` into block `to` (a new block when `to` is one past the last).
