@@ -57,12 +57,9 @@ impl TerminalSet {
     /// bitset `words` (at least `capacity` bits wide): the LR tables' lookahead rows
     /// are such bitsets, with a working bit past the terminals.
     pub(crate) fn from_words_below(capacity: usize, words: &[u64]) -> TerminalSet {
-        let mut set = TerminalSet::new(capacity);
-        let n = set.words.len();
-        set.words.copy_from_slice(&words[..n]);
-        if let Some(last) = set.words.last_mut().filter(|_| capacity % 64 != 0) {
-            *last &= (1 << (capacity % 64)) - 1;
-        }
+        let mut set = TerminalSet::full(capacity);
+        let given = &words[..set.words.len()];
+        set.words.iter_mut().zip(given).for_each(|(word, &given)| *word &= given);
         set
     }
 
