@@ -60,6 +60,12 @@ pub(super) struct Bounds {
 }
 
 impl Bounds {
+    /// Whether a bound is beyond `count` characters (and both are below `u32::MAX`).
+    pub(super) fn beyond(self, count: usize) -> bool {
+        let far = |bound: u32| bound as usize > count;
+        self.min != u32::MAX && (far(self.min) || self.max != u32::MAX && far(self.max))
+    }
+
     /// Whether a string of `count` characters is within the bounds.
     pub(super) fn admits(self, count: u32) -> bool {
         self.min <= count && count <= self.max
@@ -89,17 +95,20 @@ pub(super) fn countable_length(hir: &Hir, beyond: usize) -> Option<CountableLeng
     if parts.len() != 3 || !quote(open) || !quote(close) || !repeat.greedy {
         return None;
     }
-    let max = repeat.max.unwrap_or(u32::MAX);
-    let far = |bound: u32| bound as usize > beyond;
-    if repeat.min == u32::MAX || !(far(repeat.min) || max != u32::MAX && far(max)) {
+    let bounds = Bounds { min: repeat.min, max: repeat.max.unwrap_or(u32::MAX) };
+    if !bounds.beyond(beyond) {
         return None;
     }
-    let characters = match repeat.sub.kind() {
-        _ if *repeat.sub == *json_char_hir() => None,
-        HirKind::Class(Class::Unicode(class)) if is_plain(class) => Some(format!("\"{}*\"", repeat.sub)),
+    let mut sub = &*repeat.sub;
+    while let HirKind::Capture(group) = sub.kind() {
+        sub = &group.sub;
+    }
+    let characters = match sub.kind() {
+        _ if *sub == *json_char_hir() => None,
+        HirKind::Class(Class::Unicode(class)) if is_plain(class) => Some(format!("\"{sub}*\"")),
         _ => return None,
     };
-    Some(CountableLength { bounds: Bounds { min: repeat.min, max }, characters })
+    Some(CountableLength { bounds, characters })
 }
 
 /// Whether every character of `class` is spelled as itself in a JSON string: one
@@ -139,10 +148,11 @@ pub(super) struct CountClasses {
 }
 
 impl CountClasses {
-    pub(super) fn new(bounds: &[Bounds], horizon: usize) -> CountClasses {
-        let reach = u32::try_from(horizon).unwrap_or(u32::MAX).saturating_add(1);
+    /// The classes for terminals of `bounds`, each with its horizon.
+    pub(super) fn new(bounds: &[(Bounds, u32)]) -> CountClasses {
         let mut near: Vec<u32> = Vec::new();
-        for b in bounds {
+        for &(b, horizon) in bounds {
+            let reach = horizon.saturating_add(1);
             for crossing in [Some(b.min), b.max.checked_add(1)].into_iter().flatten() {
                 near.extend(crossing.saturating_sub(reach)..crossing);
             }
@@ -201,6 +211,7 @@ impl CountClasses {
 #[derive(Clone, Debug)]
 pub(super) struct Counting {
     pub(super) horizon: usize,
+    pub(super) fitted: Option<super::FittedHorizon>,
     pub(super) classes: CountClasses,
     /// By state: where in a counted string it is.
     pub(super) states: Vec<CountedState>,
@@ -256,14 +267,15 @@ impl<'a> Builder<'a> {
     /// Sets up counting for the counted terminals over `pattern`, if there are any.
     pub(super) fn with_counter(mut self, pattern: Option<u32>) -> Builder<'a> {
         let Some(pattern) = pattern else { return self };
-        let bounds: Vec<Bounds> = self.terminals.iter().filter_map(LexedTerminal::bounds).collect();
+        let bounds: Vec<(Bounds, u32)> =
+            self.terminals.iter().filter_map(|t| t.counted.as_ref().map(|c| (c.bounds, c.remaining.horizon))).collect();
         // Its states alone (the lexer's closure would drop them where they serve only
         // terminals that need other patterns too).
         let nfa_of = |p: u32| &self.nfas[p as usize].nfa;
         let start = remaining::closure(&nfa_of, &[(pattern, nfa_of(pattern).start_anchored())]);
         let opened = remaining::closure(&nfa_of, &remaining::step(&nfa_of, &start, b'"'));
         let part = |subset: &Subset| subset.iter().map(|&(_, s)| s).collect();
-        let classes = CountClasses::new(&bounds, self.config.count_horizon);
+        let classes = CountClasses::new(&bounds);
         self.counter = Some(Counter { pattern, between: part(&opened), classes });
         self
     }
@@ -513,7 +525,7 @@ mod tests {
 
     #[test]
     fn classes_single_out_counts_near_a_bound() {
-        let classes = CountClasses::new(&[Bounds { min: 0, max: 1000 }], 10);
+        let classes = CountClasses::new(&[(Bounds { min: 0, max: 1000 }, 10)]);
         assert_eq!(classes.of(0), classes.of(989));
         for count in 990..=1000 {
             assert_eq!(classes.first(classes.of(count)), count, "{count} is within 11 of 1001");
@@ -528,7 +540,7 @@ mod tests {
 
     #[test]
     fn minimum_lengths_single_out_the_counts_below_them() {
-        let classes = CountClasses::new(&[Bounds { min: 3, max: u32::MAX }, Bounds { min: 500, max: 600 }], 4);
+        let classes = CountClasses::new(&[(Bounds { min: 3, max: u32::MAX }, 4), (Bounds { min: 500, max: 600 }, 4)]);
         let singles: Vec<u32> = (0..700).filter(|&c| classes.first(classes.of(c)) == c && classes.single[classes.of(c) as usize]).collect();
         let expected: Vec<u32> = (0..3).chain(495..500).chain(596..601).collect();
         assert_eq!(singles, expected);

@@ -50,6 +50,7 @@
 mod contexts;
 mod counted;
 mod equivalence;
+mod horizon;
 mod remaining;
 
 pub(crate) use counted::{json_string_of_length, JSON_CHAR};
@@ -58,8 +59,9 @@ use crate::error::{Deadline, Error, LimitKind, Result};
 use crate::fold_hash::fold_hash;
 use contexts::Contexts;
 use counted::{Bounds, CountedLength, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
-use remaining::{Remaining, Role};
+use remaining::{Exploration, Remaining, Role};
 use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
+use crate::tokenizer::Vocabulary;
 use hashbrown::{HashMap, HashTable};
 use smallvec::SmallVec;
 use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
@@ -67,6 +69,7 @@ use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Hir, HirKind};
 use std::hash::Hasher as _;
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A state of the lexer DFA.
@@ -157,7 +160,17 @@ pub struct LexerConfig {
     pub count_horizon: usize,
     /// A JSON string with a length bound beyond this and beyond `count_horizon` is
     /// counted rather than unrolled into one state per character (see [`LexPos`]).
+    /// A length beside a `pattern` or `format` whose horizon is fitted below
+    /// `count_horizon` (see `vocabulary`) is counted from a lower bound: beyond half this
+    /// and three times its horizon's reach, where that is less.
     pub count_strings_beyond: usize,
+    /// The vocabulary the tables serve ([`LexerConfig::serving_vocabulary`]), if known:
+    /// then a counted length beside a `pattern` or `format` gets its own horizon, the
+    /// most characters one of its tokens adds to that string (a `hostname`: 63 for
+    /// Llama 3, against its 128-byte longest token), and fewer count classes. A lexer so
+    /// fitted serves that vocabulary only: masks for another are refused with
+    /// [`LimitKind::CountHorizon`].
+    pub vocabulary: Option<Arc<Vocabulary>>,
     /// The most states lexing contexts may add ([`Lexer::context_start`]), within
     /// `max_states`. 0: no contexts.
     pub max_context_states: usize,
@@ -175,6 +188,7 @@ impl Default for LexerConfig {
             time_budget: Some(Duration::from_secs(10)),
             count_horizon: 256,
             count_strings_beyond: 256,
+            vocabulary: None,
             max_context_states: 8192,
             context_product_states: 128,
         }
@@ -199,6 +213,38 @@ impl LexerConfig {
     pub fn serving(self, longest_token: usize) -> LexerConfig {
         LexerConfig { count_horizon: longest_token, ..self }
     }
+
+    /// This configuration for `vocabulary`: [`LexerConfig::serving`] its longest token,
+    /// and each counted length beside a pattern fitted to its tokens
+    /// ([`LexerConfig::vocabulary`]).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    ///
+    /// // Words of at most 3 letters between dots (a hostname's shape), up to 300 characters.
+    /// let schema = r#"{"type": "string", "pattern": "^[a-z]{1,3}(\\.[a-z]{1,3})*\\.?$", "maxLength": 300}"#;
+    /// let g = Grammar::from_json_schema(schema).unwrap();
+    /// let tokens = ["\"", "abc", "a.b", "z".repeat(50).as_str()].map(|t| t.as_bytes().to_vec());
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.to_vec(), None));
+    /// let fitted = Lexer::new(&g, &LexerConfig::default().serving_vocabulary(&vocab)).unwrap();
+    /// let longest = Lexer::new(&g, &LexerConfig::default().serving(50)).unwrap();
+    /// // Its tokens add at most 3 characters to a string, not 50: fewer count classes.
+    /// assert!(fitted.state_count() < longest.state_count());
+    /// ```
+    pub fn serving_vocabulary(self, vocabulary: &Arc<Vocabulary>) -> LexerConfig {
+        LexerConfig { vocabulary: Some(Arc::clone(vocabulary)), ..self.serving(vocabulary.trie().max_depth()) }
+    }
+}
+
+/// Count horizons fitted to one vocabulary ([`Lexer::fitted_horizon`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FittedHorizon {
+    /// The vocabulary's [`fingerprint`](Vocabulary::fingerprint).
+    pub vocabulary: u64,
+    /// The least horizon fitted, in characters.
+    pub horizon: usize,
 }
 
 /// All terminals of a grammar as one byte-level DFA. Immutable and `Send + Sync`.
@@ -253,6 +299,10 @@ impl Lexer {
         for t in lexed {
             deadline.check()?;
             terminals.push(patterns.add_terminal(grammar, t, config, counting)?);
+        }
+        unroll_lengths_counted_apart(&mut terminals);
+        if !terminals.iter().any(|t| t.counted.is_some()) {
+            patterns.counted = None;
         }
         Builder::new(grammar, &patterns, &terminals, config, deadline).build(relevant)
     }
@@ -363,6 +413,27 @@ impl Lexer {
         self.counting.as_ref().map(|c| c.horizon)
     }
 
+    /// Whether some counted string's horizon was fitted to a vocabulary
+    /// ([`LexerConfig::vocabulary`]): which, and the least horizon fitted. The tables
+    /// serve that vocabulary only.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, lexer::{Lexer, LexerConfig}, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    /// let schema = r#"{"type": "string", "pattern": "^[a-z]{1,3}(\\.[a-z]{1,3})*\\.?$", "maxLength": 300}"#;
+    /// let g = Grammar::from_json_schema(schema).unwrap();
+    /// let tokens = ["\"", "abc", "a.b", "z".repeat(50).as_str()].map(|t| t.as_bytes().to_vec());
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(tokens.to_vec(), None));
+    /// let lexer = Lexer::new(&g, &LexerConfig::default().serving_vocabulary(&vocab)).unwrap();
+    /// let fitted = lexer.fitted_horizon().unwrap();
+    /// assert_eq!((fitted.vocabulary, fitted.horizon), (vocab.fingerprint(), 3));
+    /// assert_eq!(Lexer::new(&g, &LexerConfig::default().serving(50)).unwrap().fitted_horizon(), None);
+    /// ```
+    pub fn fitted_horizon(&self) -> Option<FittedHorizon> {
+        self.counting.as_ref().and_then(|c| c.fitted)
+    }
+
     /// The state after reading `byte` in state `q`; [`LexState::DEAD`] if no terminal
     /// can continue. Inside a counted string the table stays in a far count class
     /// (exact for texts up to the count horizon; [`Lexer::step`] is exact for any).
@@ -421,6 +492,9 @@ impl Lexer {
         }
         if let Some(counting) = &self.counting {
             hasher.write(&(counting.horizon as u64).to_le_bytes());
+            if let Some(fitted) = counting.fitted {
+                hasher.write(&fitted.vocabulary.to_le_bytes());
+            }
             counting.classes.hash_into(hasher);
             let mut by_group: Vec<_> = counting.by_group.iter().map(|(&(g, k), q)| [g, k, q.0]).collect();
             by_group.sort_unstable();
@@ -477,6 +551,11 @@ struct LexedTerminal {
     /// For a counted string (one of whose required patterns is [`Patterns::counted`]):
     /// its bounds, and what its other patterns still need.
     counted: Option<CountedLength>,
+    /// For a length counted within the lexer's threshold ([`counting_threshold`]): its
+    /// required patterns with the length unrolled instead ([`unroll_lengths_counted_apart`]).
+    unrolled: Option<Vec<u32>>,
+    /// Whether a length that might have been counted is unrolled in its patterns.
+    long_unrolled: bool,
 }
 
 impl LexedTerminal {
@@ -503,6 +582,10 @@ struct Patterns {
     /// made on first use) from one pattern to the next, and making them for every
     /// pattern was a tenth of a JSON schema's lexer build.
     compiler: thompson::Compiler,
+    /// What each set of patterns (with their roles) beside the counted string still
+    /// needs, once explored: a JSON schema repeats its strings' patterns in many
+    /// terminals, and an exploration that gives up may take milliseconds.
+    remaining: HashMap<(Vec<(u32, Role)>, usize), Option<Remaining>>,
 }
 
 impl Patterns {
@@ -516,6 +599,7 @@ impl Patterns {
             counted: None,
             counted_nfa: None,
             compiler,
+            remaining: HashMap::new(),
         }
     }
 
@@ -538,14 +622,15 @@ impl Patterns {
         };
         let plain = all.len() == 1 && except.is_empty();
         let mut lexed =
-            LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new(), counted: None };
+            LexedTerminal { id: terminal, priority: def.priority, require: Vec::new(), exclude: Vec::new(), counted: None, unrolled: None, long_unrolled: false };
         let mut may_be_empty = true;
-        // The first length-bounded string among the required patterns that is long
-        // enough to count: counted if the other patterns allow it. (Counting those
-        // beside other patterns from the horizon on, rather than from
-        // `count_strings_beyond`, was measured: 10% more time to first mask on the
-        // schemas it touches, their classes multiplying the patterns' states.)
-        let beyond = config.count_horizon.max(config.count_strings_beyond);
+        // The first length-bounded string among the required patterns that may be long
+        // enough to count: counted if the other patterns allow it, and its bound is
+        // beyond its `counting_threshold`.
+        let candidates = match config.vocabulary {
+            Some(_) => config.count_strings_beyond / 2,
+            None => config.count_horizon.max(config.count_strings_beyond),
+        };
         let mut length: Option<(counted::CountableLength, &String, Rc<Hir>)> = None;
         for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
             let hir = self.parse(pattern).map_err(error)?;
@@ -553,7 +638,7 @@ impl Patterns {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
             }
             if required && counting && length.is_none() {
-                if let Some(countable) = counted::countable_length(&hir, beyond) {
+                if let Some(countable) = counted::countable_length(&hir, candidates) {
                     length = Some((countable, pattern, hir));
                     continue;
                 }
@@ -567,20 +652,49 @@ impl Patterns {
             return Err(error(format!("regex {} matches the empty string", shown.join(" & "))));
         }
         if let Some((countable, pattern, hir)) = length {
-            let reach = u32::try_from(config.count_horizon).unwrap_or(u32::MAX).saturating_add(1);
             let own = lexed.require.len();
             if let Some(regex) = &countable.characters {
                 let hir = self.parse(regex).map_err(error)?;
                 lexed.require.push(self.intern(regex, &hir, false).map_err(error)?);
             }
-            match self.remaining(&lexed, reach).map_err(error)? {
+            // A length within the lexer's threshold is counted only where its horizon
+            // fits below the lexer's, beside one or two patterns: its search stops
+            // early (a hostname has 251 configurations), as its unrolled product is not
+            // large. (Products of more patterns, such as a dozen `not`s, gave up after
+            // milliseconds each.)
+            let beside = lexed.require.len() + lexed.exclude.len();
+            let most_configurations = match countable.bounds.beyond(counting_threshold(config, None)) {
+                true => remaining::MOST_CONFIGURATIONS,
+                false if (1..=2).contains(&beside) => MOST_CONFIGURATIONS_WITHIN_THRESHOLD,
+                false => 0,
+            };
+            let exploration = Exploration {
+                horizon: u32::try_from(config.count_horizon).unwrap_or(u32::MAX),
+                vocabulary: config.vocabulary.as_deref(),
+                most_configurations,
+            };
+            let remaining = match most_configurations {
+                0 => None,
+                _ => self.remaining(&lexed, exploration).map_err(error)?,
+            };
+            match remaining.filter(|r| countable.bounds.beyond(counting_threshold(config, Some(r.horizon)))) {
                 Some(remaining) => {
-                    lexed.require.push(self.counted_pattern());
+                    // The counted string first: `remaining` knows it by the index it takes.
+                    let counted = self.counted_pattern();
+                    if !countable.bounds.beyond(counting_threshold(config, None)) {
+                        let mut unrolled = lexed.require[..own].to_vec();
+                        unrolled.push(self.intern(pattern, &hir, false).map_err(error)?);
+                        unrolled.sort_unstable();
+                        unrolled.dedup();
+                        lexed.unrolled = Some(unrolled);
+                    }
+                    lexed.require.push(counted);
                     lexed.counted = Some(CountedLength { bounds: countable.bounds, remaining });
                 }
                 None => {
                     lexed.require.truncate(own);
                     lexed.require.push(self.intern(pattern, &hir, false).map_err(error)?);
+                    lexed.long_unrolled = true;
                 }
             }
         }
@@ -613,7 +727,7 @@ impl Patterns {
 
     /// What `lexed`'s patterns still need beside the counted string, if its length can
     /// be counted (see `remaining.rs`).
-    fn remaining(&mut self, lexed: &LexedTerminal, reach: u32) -> std::result::Result<Option<Remaining>, String> {
+    fn remaining(&mut self, lexed: &LexedTerminal, exploration: Exploration<'_>) -> std::result::Result<Option<Remaining>, String> {
         let counted = self.counted.unwrap_or(self.nfas.len() as u32);
         if self.counted_nfa.is_none() {
             let pattern = counted::unbounded_json_string();
@@ -622,11 +736,16 @@ impl Patterns {
         let counted_nfa = self.counted_nfa.as_ref().expect("compiled above");
         let nfas = &self.nfas;
         let roles = lexed.require.iter().map(|&p| (p, Role::Required)).chain(lexed.exclude.iter().map(|&p| (p, Role::Excluded)));
-        let patterns = roles
-            .map(|(p, role)| (p, &nfas[p as usize].nfa, role))
-            .chain([(counted, counted_nfa, Role::Counted)])
-            .collect();
-        Ok(Remaining::new(patterns, reach))
+        let roles: Vec<(u32, Role)> = roles.chain([(counted, Role::Counted)]).collect();
+        let key = (roles, exploration.most_configurations);
+        if let Some(known) = self.remaining.get(&key) {
+            return Ok(known.clone());
+        }
+        let nfa_of = |p: u32| if p == counted { counted_nfa } else { &nfas[p as usize].nfa };
+        let patterns = key.0.iter().map(|&(p, role)| (p, nfa_of(p), role)).collect();
+        let remaining = Remaining::new(patterns, exploration);
+        self.remaining.insert(key, remaining.clone());
+        Ok(remaining)
     }
 
     /// The index of the unbounded string counted terminals share ([`Patterns::remaining`]
@@ -646,6 +765,45 @@ impl Patterns {
 
     fn compile(&self, pattern: &str, hir: &Hir) -> std::result::Result<NFA, String> {
         self.compiler.build_from_hir(hir).map_err(|e| format!("regex /{pattern}/ is too large: {e}"))
+    }
+}
+
+/// Unrolls the lengths counted within the lexer's threshold beside other long lengths:
+/// where another counted length has other count classes (the classes are shared by
+/// every counted string, so each would multiply the other's states), or another long
+/// length is unrolled (the strings open side by side after a quote, and the unrolled
+/// one's characters multiply the counted one's classes). Measured on Snowplow schemas
+/// with a `hostname` beside strings of over 256 characters: 30% more time to first
+/// mask; beside a string of 160: 60%.
+fn unroll_lengths_counted_apart(terminals: &mut [LexedTerminal]) {
+    let classes = |t: &LexedTerminal| t.counted.as_ref().map(|c| (c.bounds, c.remaining.horizon));
+    let all: Vec<(Bounds, u32)> = terminals.iter().filter_map(classes).collect();
+    let long_unrolled = terminals.iter().any(|t| t.long_unrolled);
+    for t in terminals.iter_mut().filter(|t| t.unrolled.is_some()) {
+        let own = classes(t);
+        if long_unrolled || all.iter().any(|&other| Some(other) != own) {
+            t.require = t.unrolled.take().expect("filtered on");
+            t.counted = None;
+        }
+    }
+}
+
+/// The most configurations of a terminal explored for counting a length within the
+/// lexer's threshold ([`counting_threshold`]).
+const MOST_CONFIGURATIONS_WITHIN_THRESHOLD: usize = 512;
+
+/// The bound beyond which a length is counted rather than unrolled, for a counted
+/// terminal of horizon `fitted` (`None`: not known yet, the lexer's): beyond
+/// `count_strings_beyond` and the lexer's horizon, or, for a horizon fitted below the
+/// lexer's, beyond three times its reach where that is less. (Counting lengths beside
+/// patterns from the lexer's horizon on was measured: 10% more time to first mask on
+/// the schemas it touches, as many classes near a bound of 255 as unrolled characters.
+/// Three times the reach leaves the classes near the bound a third of the length.)
+fn counting_threshold(config: &LexerConfig, fitted: Option<u32>) -> usize {
+    let beyond = config.count_horizon.max(config.count_strings_beyond);
+    match fitted.map(|h| h as usize) {
+        Some(horizon) if horizon < config.count_horizon => horizon.max(config.count_strings_beyond.min(3 * (horizon + 1))),
+        _ => beyond,
     }
 }
 
@@ -889,8 +1047,10 @@ impl<'a> Builder<'a> {
                 ignored.insert(TerminalId(i as u32));
             }
         }
+        let fitted = self.fitted_horizon();
         let counting = self.counter.map(|counter| Counting {
             horizon: self.config.count_horizon,
+            fitted,
             classes: counter.classes,
             states: self.counted,
             by_group: self.by_group,
@@ -906,6 +1066,14 @@ impl<'a> Builder<'a> {
             contexts: self.context_starts,
         };
         Ok((lexer, contexts))
+    }
+
+    /// The least horizon fitted below the lexer's, with the vocabulary it was fitted to.
+    fn fitted_horizon(&self) -> Option<FittedHorizon> {
+        let horizons = self.terminals.iter().filter_map(|t| Some(t.counted.as_ref()?.remaining.horizon as usize));
+        let least = horizons.filter(|&h| h < self.config.count_horizon).min()?;
+        let vocabulary = self.config.vocabulary.as_ref()?.fingerprint();
+        Some(FittedHorizon { vocabulary, horizon: least })
     }
 
     /// Fills the rows of the full lexer's states from `next_unexplored` on, and of every

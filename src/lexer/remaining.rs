@@ -19,17 +19,30 @@
 //! unrolled into the table as before.
 
 use super::counted::fewest_counted;
+use super::horizon::{self, Configurations};
 use super::{byte_ranges, epsilon_targets, Subset};
+use crate::tokenizer::Vocabulary;
 use hashbrown::{HashMap, HashSet};
 use regex_automata::nfa::thompson::{self, NFA};
 use regex_automata::util::primitives::StateID;
 use smallvec::SmallVec;
 
 /// The most configurations explored for one terminal before it is left uncounted.
-const MOST_CONFIGURATIONS: usize = 16_384;
+pub(super) const MOST_CONFIGURATIONS: usize = 16_384;
+
+/// What a counted terminal's configurations are explored with.
+#[derive(Clone, Copy)]
+pub(super) struct Exploration<'v> {
+    /// The lexer's count horizon.
+    pub(super) horizon: u32,
+    /// The vocabulary served, if known, to fit the terminal's horizon to.
+    pub(super) vocabulary: Option<&'v Vocabulary>,
+    /// The most configurations explored before the terminal is left uncounted.
+    pub(super) most_configurations: usize,
+}
 
 /// What a pattern is to a counted terminal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Role {
     /// Its lexemes match it.
     Required,
@@ -50,23 +63,35 @@ pub(super) struct Remaining {
     index: HashMap<Subset, u32>,
     /// Per configuration: the fewest characters that complete it (`u32::MAX`: none do).
     fewest: Vec<u32>,
+    /// The most characters one token adds to the terminal's open string: the lexer's
+    /// count horizon, or less where it was fitted to the vocabulary served.
+    pub(super) horizon: u32,
 }
 
 impl Remaining {
     /// Explores the configurations of `patterns` (with their NFAs) from their start, or
     /// `None` when a configuration's completions are not upward closed, when one needs
-    /// more than `reach` characters, or when there are too many.
-    pub(super) fn new(mut patterns: Vec<(u32, &NFA, Role)>, reach: u32) -> Option<Remaining> {
+    /// more than one character beyond the horizon, or when there are too many.
+    ///
+    /// The horizon is the lexer's, or, given the vocabulary served and patterns beside
+    /// the counted string, the most characters one of its tokens adds to this
+    /// terminal's string (`horizon.rs`), if fewer.
+    pub(super) fn new(mut patterns: Vec<(u32, &NFA, Role)>, exploration: Exploration<'_>) -> Option<Remaining> {
         patterns.sort_by_key(|&(p, _, _)| p);
-        let explored = Explored::new(&patterns)?;
+        let explored = Explored::new(&patterns, exploration.most_configurations)?;
+        let horizon = match exploration.vocabulary {
+            Some(vocabulary) if patterns.len() > 1 => horizon::token_horizon(&explored, vocabulary, exploration.horizon),
+            _ => exploration.horizon,
+        };
         let reverse = explored.reverse();
         let fewest = explored.fewest(&reverse);
         let open_and_live = |c: usize| explored.open[c] && fewest[c] != u32::MAX;
         let most = (0..fewest.len()).filter(|&c| open_and_live(c)).map(|c| fewest[c]).max().unwrap_or(0);
-        if most > reach || !explored.upward_closed(&reverse, &fewest, most) {
+        if most > horizon.saturating_add(1) || !explored.upward_closed(&reverse, &fewest, most) {
             return None;
         }
-        Some(Remaining { patterns: patterns.iter().map(|&(p, _, role)| (p, role)).collect(), index: explored.index, fewest })
+        let patterns = patterns.iter().map(|&(p, _, role)| (p, role)).collect();
+        Some(Remaining { patterns, index: explored.index, fewest, horizon })
     }
 
     /// The fewest characters that complete the terminal from lexer subset `subset`
@@ -90,12 +115,35 @@ impl Remaining {
 struct Explored {
     index: HashMap<Subset, u32>,
     edges: Vec<(u32, u32, bool)>,
+    /// Per configuration: its runs of bytes, each as its first byte and the configuration
+    /// it leads to ([`DEAD`] where the terminal dies), ascending; bytes before the first
+    /// run lead nowhere.
+    runs: Vec<Vec<(u8, u32)>>,
     matches: Vec<bool>,
     open: Vec<bool>,
 }
 
+/// No configuration: the terminal died.
+const DEAD: u32 = u32::MAX;
+
+impl Configurations for Explored {
+    fn len(&self) -> usize {
+        self.matches.len()
+    }
+
+    fn step(&self, c: u32, byte: u8) -> Option<u32> {
+        let runs = &self.runs[c as usize];
+        let run = runs.partition_point(|&(first, _)| first <= byte).checked_sub(1)?;
+        Some(runs[run].1).filter(|&target| target != DEAD)
+    }
+
+    fn is_open(&self, c: u32) -> bool {
+        self.open[c as usize]
+    }
+}
+
 impl Explored {
-    fn new(patterns: &[(u32, &NFA, Role)]) -> Option<Explored> {
+    fn new(patterns: &[(u32, &NFA, Role)], most_configurations: usize) -> Option<Explored> {
         let nfa_of = |p: u32| patterns.iter().find(|&&(q, _, _)| q == p).map(|&(_, nfa, _)| nfa).expect("a pattern of the terminal");
         let &(counted, counted_nfa, _) = patterns.iter().find(|(_, _, role)| *role == Role::Counted)?;
         let before_quote = closure(&nfa_of, &[(counted, counted_nfa.start_anchored())]);
@@ -115,7 +163,8 @@ impl Explored {
             let part = counted_part(subset);
             part != before_quote && !matches!(part.as_slice(), &[(p, s)] if is_match(p, s))
         };
-        let mut explored = Explored { index: HashMap::new(), edges: Vec::new(), matches: Vec::new(), open: Vec::new() };
+        let mut explored =
+            Explored { index: HashMap::new(), edges: Vec::new(), runs: Vec::new(), matches: Vec::new(), open: Vec::new() };
         let mut configurations: Vec<Subset> = Vec::new();
         let start = closure(&nfa_of, &starts);
         explored.index.insert(start.clone(), 0);
@@ -126,9 +175,11 @@ impl Explored {
         while next < configurations.len() {
             let source = configurations[next].clone();
             let opens_a_character = counted_part(&source) == between;
+            let mut runs = Vec::new();
             for byte in run_starts(&nfa_of, &source) {
                 let target = closure(&nfa_of, &step(&nfa_of, &source, byte));
                 if !alive(&target) {
+                    runs.push((byte, DEAD));
                     continue;
                 }
                 let target_part = counted_part(&target);
@@ -137,7 +188,7 @@ impl Explored {
                 let id = match explored.index.get(&target) {
                     Some(&id) => id,
                     None => {
-                        if configurations.len() >= MOST_CONFIGURATIONS {
+                        if configurations.len() >= most_configurations {
                             return None;
                         }
                         let id = configurations.len() as u32;
@@ -149,7 +200,9 @@ impl Explored {
                     }
                 };
                 explored.edges.push((next as u32, id, counts));
+                runs.push((byte, id));
             }
+            explored.runs.push(runs);
             next += 1;
         }
         Some(explored)

@@ -5,12 +5,18 @@ use crate::spanner::TokenSpanner;
 
 /// Every string of length 1..=max_len over `alphabet`, plus EOS as the last token.
 fn exhaustive_vocab(alphabet: &[u8], max_len: usize) -> Arc<Vocabulary> {
+    vocab_with(alphabet, max_len, &[])
+}
+
+/// [`exhaustive_vocab`] with the tokens `extra` after the strings (before EOS).
+fn vocab_with(alphabet: &[u8], max_len: usize, extra: &[&[u8]]) -> Arc<Vocabulary> {
     let mut tokens: Vec<Vec<u8>> = Vec::new();
     let mut layer: Vec<Vec<u8>> = vec![Vec::new()];
     for _ in 0..max_len {
         layer = layer.iter().flat_map(|p| alphabet.iter().map(move |&b| [p.as_slice(), &[b]].concat())).collect();
         tokens.extend(layer.iter().cloned());
     }
+    tokens.extend(extra.iter().map(|t| t.to_vec()));
     let eos = tokens.len() as u32;
     tokens.push(Vec::new());
     Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos)))
@@ -26,7 +32,11 @@ fn check_against_oracle(g: &Grammar, alphabet: &[u8], max_len: usize, text: &[u8
 }
 
 fn check_compiled_against_oracle(compiled: Arc<CompiledGrammar>, alphabet: &[u8], max_len: usize, text: &[u8]) {
-    let vocab = exhaustive_vocab(alphabet, max_len);
+    check_against_oracle_with(compiled, exhaustive_vocab(alphabet, max_len), alphabet, text);
+}
+
+/// [`check_compiled_against_oracle`] over `vocab`, whose first ids are `alphabet`'s bytes.
+fn check_against_oracle_with(compiled: Arc<CompiledGrammar>, vocab: Arc<Vocabulary>, alphabet: &[u8], text: &[u8]) {
     let spanner = TokenSpanner::new(Arc::clone(&compiled), Arc::clone(&vocab));
     let mut m = Matcher::new(compiled, vocab.clone());
     for (i, &b) in text.iter().enumerate() {
@@ -125,6 +135,33 @@ fn lengths_counted_beside_patterns_equal_oracle() {
     assert!(r.feed(b"h").is_err(), "a tenth character");
     r.feed(br#"","b":"a.b"}"#).unwrap();
     assert!(r.is_complete().unwrap());
+}
+
+/// A length beside a pattern counted with a horizon fitted to the vocabulary: no token
+/// adds more than 2 characters to the string (words of at most 2 letters), though the
+/// longest has 6 bytes. Within the plain threshold (16), a lexer serving 6-byte tokens
+/// unrolls it; the fitted one counts it (from 9 on), its masks equal the oracle's at
+/// every step up to the bound, and a spanner over another vocabulary refuses it.
+#[test]
+fn lengths_counted_with_a_fitted_horizon_equal_oracle() {
+    let schema = r#"{"type": "object", "additionalProperties": false,
+        "properties": {"h": {"type": "string", "pattern": "^[a-z]{1,2}(\\.[a-z]{1,2})*\\.?$", "maxLength": 12}}}"#;
+    let g = Grammar::from_json_schema(schema).unwrap();
+    let text = r#"{"h":"ab.c.de.f.gh"}"#;
+    let alphabet = alphabet_of(text);
+    let vocab = vocab_with(&alphabet, 2, &[b"aaaaaa", b"\"aaaaa", b"------"]);
+    let config = |lexer: LexerConfig| CompileConfig { lexer: LexerConfig { count_strings_beyond: 16, ..lexer }, ..CompileConfig::default() };
+    let fitted = CompiledGrammar::with_config(&g, &config(LexerConfig::default().serving_vocabulary(&vocab))).unwrap();
+    let longest = CompiledGrammar::with_config(&g, &config(LexerConfig::default().serving(6))).unwrap();
+    assert_eq!(fitted.lexer().fitted_horizon().map(|f| f.horizon), Some(2));
+    assert_eq!((longest.lexer().count_horizon(), longest.lexer().fitted_horizon()), (None, None));
+    let fitted = Arc::new(fitted);
+    check_against_oracle_with(Arc::clone(&fitted), vocab, &alphabet, text.as_bytes());
+    let mut r = Recognizer::new(Arc::clone(&fitted));
+    r.feed(br#"{"h":"ab.cd.ef.gh."#).unwrap();
+    assert!(r.feed(b"a").is_err(), "a thirteenth character");
+    let other = TokenSpanner::new(fitted, exhaustive_vocab(&alphabet, 2));
+    assert!(matches!(other.check_count_horizon(), Err(crate::Error::Limit { kind: crate::LimitKind::CountHorizon, .. })));
 }
 
 /// A lexing context serves a counted string while its count is far from every bound,

@@ -310,6 +310,20 @@ pub struct TokenSpanner {
     /// Row states planned whole, in the order they were planned.
     wholes: Mutex<Vec<LexState>>,
     subtrees: SubtreeWalks,
+    /// Why the lexer's tables do not serve the vocabulary, if they do not: the
+    /// [`LimitKind::CountHorizon`] value and limit ([`TokenSpanner::check_count_horizon`]).
+    count_horizon_exceeded: Option<(usize, usize)>,
+}
+
+/// The value and limit of [`LimitKind::CountHorizon`] if `lexer`'s tables do not serve
+/// `vocab` ([`TokenSpanner::check_count_horizon`]).
+fn count_horizon_exceeded(lexer: &Lexer, vocab: &Vocabulary) -> Option<(usize, usize)> {
+    let longest = vocab.trie().max_depth();
+    if let Some(horizon) = lexer.count_horizon().filter(|&horizon| longest > horizon) {
+        return Some((longest, horizon));
+    }
+    let fitted = lexer.fitted_horizon()?;
+    (fitted.vocabulary != vocab.fingerprint()).then_some((longest, fitted.horizon))
 }
 
 impl std::fmt::Debug for TokenSpanner {
@@ -357,12 +371,29 @@ impl TokenSpanner {
         let plain_steps = PlainSteps::new(lexer.state_count());
         let closing = slots(lexer.state_count());
         let wholes = Mutex::new(Vec::new());
-        TokenSpanner { compiled, vocab, row_states, rows, plans, parts, first_bytes, plain_steps, closing, wholes, subtrees }
+        let count_horizon_exceeded = count_horizon_exceeded(lexer, &vocab);
+        TokenSpanner {
+            compiled,
+            vocab,
+            row_states,
+            rows,
+            plans,
+            parts,
+            first_bytes,
+            plain_steps,
+            closing,
+            wholes,
+            subtrees,
+            count_horizon_exceeded,
+        }
     }
 
     /// Whether the lexer's tables serve this vocabulary exactly: a lexer that counts
-    /// long JSON strings ([`Lexer::count_horizon`]) serves tokens up to its horizon.
-    /// [`Error::Limit`] with [`LimitKind::CountHorizon`] when a token is longer.
+    /// long JSON strings ([`Lexer::count_horizon`]) serves tokens up to its horizon, and
+    /// one whose horizons were fitted to a vocabulary ([`Lexer::fitted_horizon`]) serves
+    /// that vocabulary only. [`Error::Limit`] with [`LimitKind::CountHorizon`] when a
+    /// token is longer, or the vocabulary another (its longest token against the least
+    /// horizon fitted).
     ///
     /// # Example
     /// ```
@@ -377,12 +408,9 @@ impl TokenSpanner {
     /// assert!(TokenSpanner::new(compiled, tokens(&["\"", "abc"])).check_count_horizon().is_err());
     /// ```
     pub fn check_count_horizon(&self) -> Result<()> {
-        let longest = self.vocab.trie().max_depth();
-        match self.compiled.lexer().count_horizon() {
-            Some(horizon) if longest > horizon => {
-                Err(Error::Limit { kind: LimitKind::CountHorizon, value: longest, limit: horizon })
-            }
-            _ => Ok(()),
+        match self.count_horizon_exceeded {
+            Some((value, limit)) => Err(Error::Limit { kind: LimitKind::CountHorizon, value, limit }),
+            None => Ok(()),
         }
     }
 

@@ -206,12 +206,12 @@ impl PyCompiledGrammar {
     /// Compile `grammar` for `tokenizer`. The classifier builds lazily, as masks need it;
     /// `eager=True` builds its tables up front (in parallel, without the GIL), and raises
     /// when that build exceeds its limits. Length-bounded strings are counted for the
-    /// tokenizer's longest token.
+    /// tokenizer's tokens (`LexerConfig::serving_vocabulary`).
     #[new]
     #[pyo3(signature = (grammar, tokenizer, *, eager = false))]
     fn new(py: Python<'_>, grammar: &PyGrammar, tokenizer: &PyTokenizer, eager: bool) -> PyResult<Self> {
         let classifier = py.detach(|| -> stackmask::Result<_> {
-            let lexer = LexerConfig::default().serving(tokenizer.inner.vocab().trie().max_depth());
+            let lexer = LexerConfig::default().serving_vocabulary(&tokenizer.inner.vocab_arc());
             let config = CompileConfig { lexer, ..CompileConfig::default() };
             let compiled = Arc::new(CompiledGrammar::with_config(&grammar.inner, &config)?);
             let classifier = StackClassifier::new(compiled, tokenizer.inner.vocab_arc());

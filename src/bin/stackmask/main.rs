@@ -366,7 +366,7 @@ fn main() -> ExitCode {
             };
             tokenizer.as_deref().map(Tokenizer::from_file).transpose().and_then(|tokenizer| {
                 if let Some(tokenizer) = &tokenizer {
-                    compile.lexer = compile.lexer.serving(tokenizer.vocab().trie().max_depth());
+                    compile.lexer = compile.lexer.serving_vocabulary(&tokenizer.vocab_arc());
                 }
                 let options = schema.options();
                 let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
