@@ -296,9 +296,10 @@ impl Lexer {
         // which never reaches the counts past a far run).
         let priorities = lexed.iter().map(|t| grammar.terminals[t.index()].priority);
         let counting = priorities.clone().min() == priorities.max();
+        let lengths = if counting { patterns.candidate_lengths(grammar, &lexed, config) } else { Vec::new() };
         for t in lexed {
             deadline.check()?;
-            terminals.push(patterns.add_terminal(grammar, t, config, counting)?);
+            terminals.push(patterns.add_terminal(grammar, t, config, counting, &lengths)?);
         }
         unroll_lengths_counted_apart(&mut terminals);
         if !terminals.iter().any(|t| t.counted.is_some()) {
@@ -611,6 +612,7 @@ impl Patterns {
         terminal: TerminalId,
         config: &LexerConfig,
         counting: bool,
+        lengths: &[Bounds],
     ) -> Result<LexedTerminal> {
         let def = &grammar.terminals[terminal.index()];
         let error = |reason: String| Error::Terminal { terminal: def.name.clone(), reason };
@@ -627,10 +629,7 @@ impl Patterns {
         // The first length-bounded string among the required patterns that may be long
         // enough to count: counted if the other patterns allow it, and its bound is
         // beyond its `counting_threshold`.
-        let candidates = match config.vocabulary {
-            Some(_) => config.count_strings_beyond / 2,
-            None => config.count_horizon.max(config.count_strings_beyond),
-        };
+        let candidates = candidate_threshold(config);
         let mut length: Option<(counted::CountableLength, &String, Rc<Hir>)> = None;
         for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
             let hir = self.parse(pattern).map_err(error)?;
@@ -658,14 +657,16 @@ impl Patterns {
                 lexed.require.push(self.intern(regex, &hir, false).map_err(error)?);
             }
             // A length within the lexer's threshold is counted only where its horizon
-            // fits below the lexer's, beside one or two patterns: its search stops
-            // early (a hostname has 251 configurations), as its unrolled product is not
-            // large. (Products of more patterns, such as a dozen `not`s, gave up after
-            // milliseconds each.)
+            // fits below the lexer's, beside one or two patterns, and where every long
+            // length of the grammar has its bounds (see `unroll_lengths_counted_apart`):
+            // its search stops early (a hostname has 251 configurations), as its
+            // unrolled product is not large. (Products of more patterns, such as a
+            // dozen `not`s, gave up after milliseconds each.)
             let beside = lexed.require.len() + lexed.exclude.len();
+            let alone = lengths.iter().all(|&bounds| bounds == countable.bounds);
             let most_configurations = match countable.bounds.beyond(counting_threshold(config, None)) {
                 true => remaining::MOST_CONFIGURATIONS,
-                false if (1..=2).contains(&beside) => MOST_CONFIGURATIONS_WITHIN_THRESHOLD,
+                false if (1..=2).contains(&beside) && alone => MOST_CONFIGURATIONS_WITHIN_THRESHOLD,
                 false => 0,
             };
             let exploration = Exploration {
@@ -701,6 +702,23 @@ impl Patterns {
         lexed.require.sort_unstable();
         lexed.require.dedup();
         Ok(lexed)
+    }
+
+    /// The bounds of the lengths among `lexed`'s required patterns that may be counted
+    /// ([`candidate_threshold`]), the first of each terminal's.
+    fn candidate_lengths(&mut self, grammar: &Grammar, lexed: &[TerminalId], config: &LexerConfig) -> Vec<Bounds> {
+        let beyond = candidate_threshold(config);
+        let mut lengths = Vec::new();
+        for t in lexed {
+            let required: &[String] = match &grammar.terminals[t.index()].pattern {
+                TerminalPattern::Regex(pattern) => std::slice::from_ref(pattern),
+                TerminalPattern::Compound { all, .. } => all,
+                TerminalPattern::Declared => &[],
+            };
+            let first = required.iter().find_map(|p| counted::countable_length(&*self.parse(p).ok()?, beyond));
+            lengths.extend(first.map(|countable| countable.bounds));
+        }
+        lengths
     }
 
     /// `pattern` parsed ([`parse_terminal_regex`]), once per distinct text.
@@ -785,6 +803,15 @@ fn unroll_lengths_counted_apart(terminals: &mut [LexedTerminal]) {
             t.require = t.unrolled.take().expect("filtered on");
             t.counted = None;
         }
+    }
+}
+
+/// The bound beyond which a length may be counted (see [`counting_threshold`]): the
+/// lexer's threshold, or half `count_strings_beyond` where horizons may be fitted.
+fn candidate_threshold(config: &LexerConfig) -> usize {
+    match config.vocabulary {
+        Some(_) => config.count_strings_beyond / 2,
+        None => config.count_horizon.max(config.count_strings_beyond),
     }
 }
 
