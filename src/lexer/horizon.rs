@@ -40,12 +40,11 @@ const MOST_SETS: usize = 4096;
 /// if that is fewer or the search gives up.
 pub(super) fn token_horizon(configurations: &impl Configurations, vocabulary: &Vocabulary, longest: u32) -> u32 {
     let mut sets = Sets::new(configurations);
-    let inside = sets.longest_prefix(vocabulary.trie(), longest);
-    let opening = sets.longest_after_quote(vocabulary);
-    match (inside, opening) {
-        (Some(inside), Some(opening)) => inside.max(opening).min(longest),
-        _ => longest,
-    }
+    // The walk stops at `longest`; then the scan would not change the answer.
+    let Some(inside) = sets.longest_prefix(vocabulary.trie(), longest).filter(|&inside| inside < longest) else {
+        return longest;
+    };
+    sets.longest_after_quote(vocabulary).map_or(longest, |opening| inside.max(opening).min(longest))
 }
 
 /// The empty set of configurations: the terminal died, or closed its string.

@@ -586,7 +586,7 @@ struct Patterns {
     /// What each set of patterns (with their roles) beside the counted string still
     /// needs, once explored: a JSON schema repeats its strings' patterns in many
     /// terminals, and an exploration that gives up may take milliseconds.
-    remaining: HashMap<(Vec<(u32, Role)>, usize), Option<Remaining>>,
+    remaining: HashMap<(Vec<(u32, Role)>, usize, u32), Option<Remaining>>,
 }
 
 impl Patterns {
@@ -669,11 +669,12 @@ impl Patterns {
                 false if (1..=2).contains(&beside) && alone => MOST_CONFIGURATIONS_WITHIN_THRESHOLD,
                 false => 0,
             };
-            let exploration = Exploration {
-                horizon: u32::try_from(config.count_horizon).unwrap_or(u32::MAX),
-                vocabulary: config.vocabulary.as_deref(),
-                most_configurations,
+            let horizon = u32::try_from(config.count_horizon).unwrap_or(u32::MAX);
+            let fit_below = match countable.bounds.beyond(counting_threshold(config, None)) {
+                true => horizon,
+                false => within_threshold_fit(countable.bounds),
             };
+            let exploration = Exploration { horizon, fit_below, vocabulary: config.vocabulary.as_deref(), most_configurations };
             let remaining = match most_configurations {
                 0 => None,
                 _ => self.remaining(&lexed, exploration).map_err(error)?,
@@ -755,7 +756,7 @@ impl Patterns {
         let nfas = &self.nfas;
         let roles = lexed.require.iter().map(|&p| (p, Role::Required)).chain(lexed.exclude.iter().map(|&p| (p, Role::Excluded)));
         let roles: Vec<(u32, Role)> = roles.chain([(counted, Role::Counted)]).collect();
-        let key = (roles, exploration.most_configurations);
+        let key = (roles, exploration.most_configurations, exploration.fit_below);
         if let Some(known) = self.remaining.get(&key) {
             return Ok(known.clone());
         }
@@ -804,6 +805,14 @@ fn unroll_lengths_counted_apart(terminals: &mut [LexedTerminal]) {
             t.counted = None;
         }
     }
+}
+
+/// The horizon below which a length within the lexer's threshold, of `bounds`, is
+/// counted ([`counting_threshold`]: its largest finite bound beyond three times its
+/// reach): fitting stops there.
+fn within_threshold_fit(bounds: Bounds) -> u32 {
+    let largest = if bounds.max == u32::MAX { bounds.min } else { bounds.max };
+    (largest / 3).saturating_sub(1)
 }
 
 /// The bound beyond which a length may be counted (see [`counting_threshold`]): the

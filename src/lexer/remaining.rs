@@ -35,6 +35,9 @@ pub(super) const MOST_CONFIGURATIONS: usize = 16_384;
 pub(super) struct Exploration<'v> {
     /// The lexer's count horizon.
     pub(super) horizon: u32,
+    /// Fitting the horizon pays only below this: at it or beyond, the lexer's is kept
+    /// (and the search stops there).
+    pub(super) fit_below: u32,
     /// The vocabulary served, if known, to fit the terminal's horizon to.
     pub(super) vocabulary: Option<&'v Vocabulary>,
     /// The most configurations explored before the terminal is left uncounted.
@@ -79,10 +82,13 @@ impl Remaining {
     pub(super) fn new(mut patterns: Vec<(u32, &NFA, Role)>, exploration: Exploration<'_>) -> Option<Remaining> {
         patterns.sort_by_key(|&(p, _, _)| p);
         let explored = Explored::new(&patterns, exploration.most_configurations)?;
-        let horizon = match exploration.vocabulary {
-            Some(vocabulary) if patterns.len() > 1 => horizon::token_horizon(&explored, vocabulary, exploration.horizon),
+        let fitted = match exploration.vocabulary {
+            Some(vocabulary) if patterns.len() > 1 => {
+                horizon::token_horizon(&explored, vocabulary, exploration.fit_below.min(exploration.horizon))
+            }
             _ => exploration.horizon,
         };
+        let horizon = if fitted < exploration.fit_below { fitted } else { exploration.horizon };
         let reverse = explored.reverse();
         let fewest = explored.fewest(&reverse);
         let open_and_live = |c: usize| explored.open[c] && fewest[c] != u32::MAX;
