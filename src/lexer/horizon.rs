@@ -5,9 +5,9 @@
 //! bound (`counted.rs`): the smaller the horizon, the fewer the classes and the lexer's
 //! states. The vocabulary's longest token bounds what any token adds, but a terminal
 //! whose patterns restrict its characters reads far less of most tokens. A `hostname`
-//! reads at most 63 characters of a Llama 3 token (a label's length: its tokens of 112
-//! dashes die at the 63rd), against 128 bytes for the longest token, so its 253
-//! characters need 64 classes near the bound rather than 129.
+//! reads at most 61 bytes of a Llama 3 token (within a label's length: its tokens of
+//! 112 dashes die inside a label), against 128 bytes for the longest token, so its 253
+//! characters need 62 classes near the bound rather than 129.
 //!
 //! A token adds characters to an open string in one of two ways. It starts inside the
 //! string: the characters are a prefix of the token, read from whichever configuration

@@ -166,7 +166,7 @@ pub struct LexerConfig {
     pub count_strings_beyond: usize,
     /// The vocabulary the tables serve ([`LexerConfig::serving_vocabulary`]), if known:
     /// then a counted length beside a `pattern` or `format` gets its own horizon, the
-    /// most characters one of its tokens adds to that string (a `hostname`: 63 for
+    /// most characters one of its tokens adds to that string (a `hostname`: 61 for
     /// Llama 3, against its 128-byte longest token), and fewer count classes. A lexer so
     /// fitted serves that vocabulary only: masks for another are refused with
     /// [`LimitKind::CountHorizon`].
@@ -664,15 +664,14 @@ impl Patterns {
             // dozen `not`s, gave up after milliseconds each.)
             let beside = lexed.require.len() + lexed.exclude.len();
             let alone = lengths.iter().all(|&bounds| bounds == countable.bounds);
-            let most_configurations = match countable.bounds.beyond(counting_threshold(config, None)) {
-                true => remaining::MOST_CONFIGURATIONS,
-                false if (1..=2).contains(&beside) && alone => MOST_CONFIGURATIONS_WITHIN_THRESHOLD,
-                false => 0,
-            };
+            let within_threshold = !countable.bounds.beyond(counting_threshold(config, None));
             let horizon = u32::try_from(config.count_horizon).unwrap_or(u32::MAX);
-            let fit_below = match countable.bounds.beyond(counting_threshold(config, None)) {
-                true => horizon,
-                false => within_threshold_fit(countable.bounds),
+            let (most_configurations, fit_below) = match within_threshold {
+                false => (remaining::MOST_CONFIGURATIONS, horizon),
+                true if (1..=2).contains(&beside) && alone => {
+                    (MOST_CONFIGURATIONS_WITHIN_THRESHOLD, within_threshold_fit(countable.bounds))
+                }
+                true => (0, 0),
             };
             let exploration = Exploration { horizon, fit_below, vocabulary: config.vocabulary.as_deref(), most_configurations };
             let remaining = match most_configurations {
@@ -683,7 +682,7 @@ impl Patterns {
                 Some(remaining) => {
                     // The counted string first: `remaining` knows it by the index it takes.
                     let counted = self.counted_pattern();
-                    if !countable.bounds.beyond(counting_threshold(config, None)) {
+                    if within_threshold {
                         let mut unrolled = lexed.require[..own].to_vec();
                         unrolled.push(self.intern(pattern, &hir, false).map_err(error)?);
                         unrolled.sort_unstable();

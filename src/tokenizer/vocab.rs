@@ -2,6 +2,7 @@
 
 use std::fmt::{self, Write as _};
 use std::hash::Hasher as _;
+use std::sync::OnceLock;
 
 use super::trie::TokenTrie;
 use crate::{Error, Result};
@@ -70,6 +71,9 @@ pub struct Vocabulary {
     eos: Vec<u32>,
     /// The trie of all text tokens.
     trie: TokenTrie,
+    /// [`Vocabulary::fingerprint`], once computed (nothing it covers can change:
+    /// [`Vocabulary::set_eos_tokens`] changes only what it leaves out).
+    fingerprint: OnceLock<u64>,
 }
 
 impl Vocabulary {
@@ -121,6 +125,11 @@ impl Vocabulary {
     /// assert_eq!(a.fingerprint(), a.clone().fingerprint());
     /// ```
     pub fn fingerprint(&self) -> u64 {
+        *self.fingerprint.get_or_init(|| self.digest())
+    }
+
+    /// The digest behind [`Vocabulary::fingerprint`].
+    fn digest(&self) -> u64 {
         let mut hasher = twox_hash::XxHash3_64::new();
         hasher.write(&(self.len() as u64).to_le_bytes());
         for offset in &self.offsets {
@@ -405,7 +414,7 @@ impl VocabularyBuilder {
             .map(|id| (id as u32, &bytes[offsets[id]..offsets[id + 1]]));
         let trie = TokenTrie::from_tokens(text_tokens);
         let mut vocab =
-            Vocabulary { bytes, offsets, special, special_names, eos: Vec::new(), trie };
+            Vocabulary { bytes, offsets, special, special_names, eos: Vec::new(), trie, fingerprint: OnceLock::new() };
         vocab.eos = vocab.well_known_eos_tokens();
         vocab
     }
