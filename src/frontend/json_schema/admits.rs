@@ -6,8 +6,8 @@
 //! would accept its spelling. A keyword these checks do not know is an error, never a
 //! pass.
 
-use super::emit::{pattern_properties, Emitter, Spellings, UNSUPPORTED};
-use super::normalize::{count, required, Schemas, Simple, Types};
+use super::emit::{pattern_properties, spelling, Emitter, Spellings, UNSUPPORTED};
+use super::normalize::{count, required, same_value, Schemas, Simple, Types};
 use super::strings;
 use crate::error::Result;
 use serde_json::{Map, Value};
@@ -48,7 +48,7 @@ impl Emitter<'_> {
                 return Ok(false);
             }
         }
-        let spelled = || serde_json::to_string(value).unwrap_or_default();
+        let spelled = || spelling(value);
         match value {
             Value::String(_) => Ok(match strings::of_simple(self.schemas, s, &[], at)? {
                 Some((all, _)) => Spellings::new(&all, at)?.all(&spelled()),
@@ -148,17 +148,3 @@ impl Emitter<'_> {
     }
 }
 
-/// JSON equality: numbers by value (`1` equals `1.0`), objects regardless of order.
-fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b)),
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
-        }
-        _ => a == b,
-    }
-}

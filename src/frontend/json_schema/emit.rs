@@ -193,6 +193,9 @@ impl<'a> Emitter<'a> {
         if let Some(Value::Array(values)) = s.get("enum") {
             return self.enumeration(s, values, types, &nots, at);
         }
+        if types.intersects(nots.composites) {
+            return Err(Schemas::error(at, "`not` of an enum with arrays or objects is supported only beside an `enum`"));
+        }
         let mut out = Vec::new();
         if types.contains(Types::NULL) {
             out.push(vec![self.punct.null]);
@@ -228,7 +231,8 @@ impl<'a> Emitter<'a> {
     /// equal to some values, or strings matching a pattern (`not {pattern}` also
     /// excludes every non-string, which satisfies `{pattern}`).
     fn negations(&self, s: &Simple, at: &str) -> Result<Negations> {
-        let mut out = Negations { types: Types(0), strings: Vec::new(), numbers: Vec::new(), booleans: Vec::new() };
+        let mut out =
+            Negations { types: Types(0), strings: Vec::new(), numbers: Vec::new(), booleans: Vec::new(), composites: Types(0) };
         for (i, not) in s.get("not").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let at = format!("{at}/not/{i}");
             for negated in self.schemas.flatten(not, &at)? {
@@ -242,13 +246,8 @@ impl<'a> Emitter<'a> {
                                 Value::String(text) => out.strings.push(strings::literal(text)),
                                 Value::Null => out.types = Types(out.types.0 | Types::NULL.0),
                                 Value::Bool(b) => out.booleans.push(*b),
-                                Value::Number(n) if n.is_i64() || n.is_u64() => out.numbers.push(integer_spellings(n)),
-                                _ => {
-                                    return Err(Schemas::error(
-                                        &at,
-                                        "`not` of an enum with fractional numbers, arrays or objects is not supported",
-                                    ))
-                                }
+                                Value::Number(n) => out.numbers.push(numbers::spellings(n)),
+                                Value::Array(_) | Value::Object(_) => out.composites = Types(out.composites.0 | Types::of(value).0),
                             }
                         }
                     }
@@ -311,7 +310,7 @@ impl<'a> Emitter<'a> {
         beside.remove("enum");
         let mut out = Vec::new();
         for value in values {
-            let spelled = serde_json::to_string(value).unwrap_or_default();
+            let spelled = spelling(value);
             let admitted = types.intersects(Types::of(value))
                 && match value {
                     Value::String(_) => {
@@ -321,6 +320,7 @@ impl<'a> Emitter<'a> {
                         !excluded_numbers.any(&spelled) && numbers_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
                     }
                     Value::Bool(b) => !nots.booleans.contains(b),
+                    // `not` of objects and arrays too: `beside` keeps the `not`s.
                     Value::Object(_) | Value::Array(_) => self.admits_simple(&beside, value, at, 0)?,
                     Value::Null => true,
                 };
@@ -337,22 +337,7 @@ impl<'a> Emitter<'a> {
             Value::Null => vec![self.punct.null],
             Value::Bool(true) => vec![self.punct.r#true],
             Value::Bool(false) => vec![self.punct.r#false],
-            Value::Number(n) => {
-                let regex = match n.as_f64() {
-                    Some(f) if !(n.is_i64() || n.is_u64()) => {
-                        let low = numbers::bound(numbers::Side::Above, f, false);
-                        let high = numbers::bound(numbers::Side::Below, f, false);
-                        match (low, high) {
-                            (Some(low), Some(high)) => {
-                                return vec![self.terminal(TerminalPattern::Compound { all: vec![low, high], except: vec![] })]
-                            }
-                            _ => regex_syntax::escape(&n.to_string()),
-                        }
-                    }
-                    _ => integer_spellings(n),
-                };
-                vec![self.regex_terminal(regex)]
-            }
+            Value::Number(n) => vec![self.regex_terminal(numbers::spellings(n))],
             Value::String(text) => vec![self.regex_terminal(strings::literal(text))],
             Value::Array(items) => {
                 let mut out = vec![self.punct.lbrack];
@@ -971,12 +956,18 @@ struct Negations {
     numbers: Vec<String>,
     /// `true` and `false`, when excluded.
     booleans: Vec<bool>,
+    /// The types of excluded arrays and objects: only an enum beside them can drop those
+    /// (value by value, [`Emitter::admits_simple`]).
+    composites: Types,
 }
 
-/// The plain spellings of an integer value (`3`, `3.0`, `3.00`, …; `-0` for 0).
-fn integer_spellings(n: &serde_json::Number) -> String {
-    let sign = if n.as_u64() == Some(0) { "-?" } else { "" };
-    format!("{sign}{}(?:\\.0+)?", regex_syntax::escape(&n.to_string()))
+/// The spelling of a string or number value that this module's regexes are written
+/// against: numbers in plain notation.
+pub(super) fn spelling(value: &Value) -> String {
+    match value {
+        Value::Number(n) => numbers::plain(n),
+        _ => serde_json::to_string(value).unwrap_or_default(),
+    }
 }
 
 /// Keywords that do not constrain an enum's values.

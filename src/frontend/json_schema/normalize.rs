@@ -472,7 +472,7 @@ impl<'a> Schemas<'a> {
                     out.push(typed(Types::STRING, "not", serde_json::json!([{ k.as_str(): one }])));
                 }
                 "enum" => {
-                    let scalar = |x: &Value| x.is_string() || x.is_null() || x.is_boolean() || x.is_i64() || x.is_u64();
+                    let scalar = |x: &Value| !(x.is_array() || x.is_object());
                     if !v.as_array().is_some_and(|values| values.iter().all(scalar)) {
                         return Ok(None);
                     }
@@ -537,7 +537,7 @@ impl<'a> Schemas<'a> {
             return true;
         }
         if let (Some(Value::Array(x)), Some(Value::Array(y))) = (a.get("enum"), b.get("enum")) {
-            if !x.iter().any(|v| y.contains(v)) {
+            if !x.iter().any(|v| y.iter().any(|w| same_value(v, w))) {
                 return true;
             }
         }
@@ -708,6 +708,41 @@ const ASSERTIONS: &[&str] = &[
     "nullable", "$dynamicRef", "$recursiveRef",
 ];
 
+/// JSON Schema's equality of two values: numbers by their exact value (`1` equals `1.0`,
+/// `2^53 + 1` does not equal `2^53` written as a float), arrays item by item, objects
+/// regardless of member order.
+///
+/// `Value`'s own `==` tells an integer from a float of the same value: an `allOf` of
+/// `enum: [1.0]` and `const: 1` then had no value, and `oneOf` branches `enum: [1]` and
+/// `enum: [1.0]` were proven disjoint, so `1` (matching both) was accepted.
+pub(super) fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => same_number(x, y),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_value(a, b)),
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn same_number(x: &serde_json::Number, y: &serde_json::Number) -> bool {
+    let integer = |n: &serde_json::Number| n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
+    match (integer(x), integer(y)) {
+        (Some(i), Some(j)) => i == j,
+        (Some(i), None) => float_equals_integer(y.as_f64(), i),
+        (None, Some(j)) => float_equals_integer(x.as_f64(), j),
+        (None, None) => x.as_f64() == y.as_f64(),
+    }
+}
+
+/// Whether a float is exactly the integer `i`: `i` as a float may round to it without
+/// being it, so the comparison is made in integers (a float beyond `i128` saturates,
+/// and no JSON integer reaches `i128`'s bounds).
+fn float_equals_integer(f: Option<f64>, i: i128) -> bool {
+    f.is_some_and(|f| f.fract() == 0.0 && f as i128 == i)
+}
+
 fn schema_list<'v>(value: &'v Value, at: &str, keyword: &str) -> Result<&'v Vec<Value>> {
     match value {
         Value::Array(list) if !list.is_empty() => Ok(list),
@@ -719,7 +754,7 @@ fn schema_list<'v>(value: &'v Value, at: &str, keyword: &str) -> Result<&'v Vec<
 fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
     if let Some(value) = s.remove("const") {
         let value = match s.remove("enum") {
-            Some(Value::Array(values)) if !values.contains(&value) => Value::Array(Vec::new()),
+            Some(Value::Array(values)) if !values.iter().any(|v| same_value(v, &value)) => Value::Array(Vec::new()),
             _ => Value::Array(vec![value]),
         };
         s.insert("enum".into(), value);
@@ -802,7 +837,7 @@ pub(super) fn merge(a: Simple, b: Simple, at: &str) -> Result<Option<Simple>> {
                 let (Value::Array(x), Value::Array(y)) = (va, vb) else {
                     return Err(Schemas::error(at, "enum must be an array"));
                 };
-                let both: Vec<Value> = x.iter().filter(|v| y.contains(v)).cloned().collect();
+                let both: Vec<Value> = x.iter().filter(|v| y.iter().any(|w| same_value(v, w))).cloned().collect();
                 if both.is_empty() {
                     return Ok(None);
                 }

@@ -91,6 +91,41 @@ pub(super) fn bound(side: Side, value: f64, strict: bool) -> Option<String> {
     Some(format!("(?:{regex})"))
 }
 
+/// Every plain-notation spelling of exactly the value of `n` (`1.5` is also `1.50`, `1`
+/// also `1.0`; zero also `-0`): what an `enum` or `const` value, or a `not` of one,
+/// matches among the numbers a grammar spells.
+pub(super) fn spellings(n: &serde_json::Number) -> String {
+    let (negative, magnitude) = sign_and_magnitude(n);
+    let sign = match (magnitude.is_zero(), negative) {
+        (true, _) => "-?",
+        (false, true) => "-",
+        (false, false) => "",
+    };
+    let frac = match magnitude.frac.as_str() {
+        "" => r"(?:\.0+)?".to_string(),
+        digits => format!(r"\.{digits}0*"),
+    };
+    format!("{sign}{}{frac}", magnitude.int)
+}
+
+/// The shortest plain-notation spelling of `n` (`1e-7` is `0.0000001`), the one every
+/// regex of this module is written against.
+pub(super) fn plain(n: &serde_json::Number) -> String {
+    let (negative, magnitude) = sign_and_magnitude(n);
+    let sign = if negative && !magnitude.is_zero() { "-" } else { "" };
+    let point = if magnitude.frac.is_empty() { "" } else { "." };
+    format!("{sign}{}{point}{}", magnitude.int, magnitude.frac)
+}
+
+/// Integers exactly (beyond a float's precision too), floats as [`Decimal::of`] reads them.
+fn sign_and_magnitude(n: &serde_json::Number) -> (bool, Decimal) {
+    match (n.as_i64(), n.as_u64()) {
+        (Some(i), _) => (i < 0, Decimal { int: i.unsigned_abs().to_string(), frac: String::new() }),
+        (None, Some(u)) => (false, Decimal { int: u.to_string(), frac: String::new() }),
+        (None, None) => Decimal::of(n.as_f64().unwrap_or(0.0)),
+    }
+}
+
 /// Spellings of zero.
 const MAGNITUDE_ZERO: &str = r"0(?:\.0+)?";
 
@@ -245,6 +280,37 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every plain spelling of a grid of values matches a value's spellings exactly
+    /// when it is that value.
+    #[test]
+    fn spellings_agree_with_equality_on_a_grid() {
+        let mut texts = Vec::new();
+        for int in ["0", "1", "2", "12", "15", "99", "100", "1000"] {
+            for frac in ["", ".0", ".00", ".05", ".5", ".50", ".25", ".250", ".9", ".99"] {
+                texts.push(format!("{int}{frac}"));
+                texts.push(format!("-{int}{frac}"));
+            }
+        }
+        let values: Vec<serde_json::Number> = ["0", "1", "-1", "12", "1000", "0.5", "-0.5", "1.0", "12.25", "99.99", "-0.0", "1.5"]
+            .iter()
+            .map(|v| serde_json::from_str(v).unwrap())
+            .collect();
+        for value in &values {
+            let regex = spellings(value);
+            for text in &texts {
+                let equal = text.parse::<f64>().unwrap() == value.as_f64().unwrap();
+                assert_eq!(matches(&regex, text), equal, "{text} against {value}: {regex}");
+            }
+        }
+        for (value, plain_text) in [("1e-7", "0.0000001"), ("-2.50", "-2.5"), ("1e16", "10000000000000000"), ("-0.0", "0")] {
+            assert_eq!(plain(&serde_json::from_str(value).unwrap()), plain_text);
+        }
+        // Integers beyond a float's precision are spelled exactly.
+        let big: serde_json::Number = serde_json::from_str("9007199254740993").unwrap();
+        assert!(matches(&spellings(&big), "9007199254740993.0"));
+        assert!(!matches(&spellings(&big), "9007199254740992"));
     }
 
     #[test]

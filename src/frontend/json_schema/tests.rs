@@ -321,6 +321,56 @@ fn not_of_null_boolean_and_integer_values() {
 }
 
 #[test]
+fn not_of_fractional_values() {
+    check(r#"{"type": "number", "not": {"enum": [1.5, 2.0, -0.25]}}"#, &[
+        ("1.5", false),
+        ("1.50", false),
+        ("15e-1", false),
+        ("2", false),
+        ("2.00", false),
+        ("-0.25", false),
+        ("0.25", true),
+        ("1.25", true),
+        ("1.05", true),
+        ("3", true),
+    ]);
+}
+
+#[test]
+fn not_of_arrays_and_objects_beside_an_enum() {
+    check(r#"{"allOf": [{"enum": [{"foo": false}, {"foo": 12}, [1]]}, {"not": {"enum": [6, {"foo": 12.0}, [1.0]]}}]}"#, &[
+        (r#"{"foo": false}"#, true),
+        (r#"{"foo": 12}"#, false),
+        ("[1]", false),
+    ]);
+    let alone = Grammar::from_json_schema(r#"{"type": "array", "not": {"enum": [[1]]}}"#).unwrap_err();
+    assert!(alone.to_string().contains("only beside an `enum`"), "{alone}");
+    // Tiny and huge floats compare in plain notation (serde writes `1e-7`).
+    check(r#"{"enum": [1e-7, 2e-7], "not": {"const": 1e-7}}"#, &[("0.0000001", false), ("0.0000002", true)]);
+    check(r#"{"enum": [1e-7], "minimum": 0}"#, &[("0.0000001", true), ("0.00000010", true)]);
+}
+
+/// Values compare as JSON Schema compares them, not as their spellings: `1` is `1.0`.
+#[test]
+fn enum_values_are_equal_by_value() {
+    check(r#"{"allOf": [{"enum": [1.0]}, {"not": {"not": {"const": 1}}}]}"#, &[("1", true), ("1.0", true), ("2", false)]);
+    check(r#"{"allOf": [{"const": 9007199254740992}, {"const": 9007199254740992.0}]}"#, &[("9007199254740992", true)]);
+    let apart = Grammar::from_json_schema(r#"{"allOf": [{"const": 9007199254740993}, {"const": 9007199254740992.0}]}"#);
+    assert!(apart.unwrap_err().to_string().contains("no sentences"));
+    // Branches sharing a value by value are not disjoint: the shared value is in neither.
+    check(r#"{"oneOf": [{"enum": [1, 2]}, {"enum": [1.0, 3]}]}"#, &[("1", false), ("1.0", false), ("2", true), ("3", true)]);
+    // Objects and arrays shared by value: no longer proven disjoint (`{"k": [1, 2]}`
+    // was accepted), and not narrowed either, so an error rather than a wrong grammar.
+    let shared = Grammar::from_json_schema(r#"{"oneOf": [{"enum": ["a", {"k": [1, 2]}]}, {"enum": ["b", {"k": [1.0, 2.0]}]}]}"#);
+    assert!(shared.unwrap_err().to_string().contains("may both match"));
+    check(r#"{"oneOf": [{"enum": ["a", {"k": [1, 2]}]}, {"enum": ["b", {"k": [1.5, 2]}]}]}"#, &[
+        (r#""a""#, true),
+        (r#"{"k": [1, 2]}"#, true),
+        (r#"{"k": [1.5, 2]}"#, true),
+    ]);
+}
+
+#[test]
 fn properties_in_any_order_each_at_most_once() {
     let schema = r#"{"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}, "c": {}},
         "required": ["b"], "additionalProperties": {"type": "boolean"}}"#;
