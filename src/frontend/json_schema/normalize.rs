@@ -597,15 +597,44 @@ impl<'a> Schemas<'a> {
             let closed = x.get("additionalProperties") == Some(&Value::Bool(false)) && !x.contains_key("patternProperties");
             closed && required(y).any(|name| property(x, name).is_none())
         };
-        if forbids(a, b) || forbids(b, a) {
+        if forbids(a, b) || forbids(b, a) || counts_disjoint(a, b) {
             return true;
         }
-        required(a).filter(|name| required(b).any(|n| n == *name)).any(|name| {
-            let (Some(x), Some(y)) = (property(a, name), property(b, name)) else { return false };
-            let (Ok(xs), Ok(ys)) = (self.flatten(x, ""), self.flatten(y, "")) else { return false };
-            xs.iter().all(|p| ys.iter().all(|q| self.disjoint(p, q, depth + 1)))
-        })
+        // A property one side requires, whose value the two sides constrain apart (`type`
+        // is a string in one, every member is `false` in the other).
+        let values_apart = |x: &Simple, y: &Simple| {
+            required(x).any(|name| {
+                let (Some(p), Some(q)) = (property_schema(x, name), property_schema(y, name)) else { return false };
+                let (Ok(ps), Ok(qs)) = (self.flatten(p, ""), self.flatten(q, "")) else { return false };
+                ps.iter().all(|p| qs.iter().all(|q| self.disjoint(p, q, depth + 1)))
+            })
+        };
+        values_apart(a, b) || values_apart(b, a)
     }
+}
+
+/// Whether the numbers of members objects of `a` and of `b` may have do not meet: at
+/// least `minProperties` and the distinct `required` names, at most `maxProperties`
+/// and the keys a closed object may have.
+fn counts_disjoint(a: &Simple, b: &Simple) -> bool {
+    let fewest = |s: &Simple| {
+        let mut names: Vec<&str> = required(s).collect();
+        names.sort_unstable();
+        names.dedup();
+        s.get("minProperties").and_then(Value::as_u64).unwrap_or(0).max(names.len() as u64)
+    };
+    let most = |s: &Simple| {
+        let declared = closed_keys(s).map_or(u64::MAX, |keys| keys.len() as u64);
+        s.get("maxProperties").and_then(Value::as_u64).unwrap_or(u64::MAX).min(declared)
+    };
+    most(a) < fewest(b) || most(b) < fewest(a)
+}
+
+/// A schema every value of member `name` meets in objects of `s`: its declared schema,
+/// or `additionalProperties` where no `patternProperties` may claim the name (`None`:
+/// nothing known; an absent `additionalProperties` admits anything).
+fn property_schema<'s>(s: &'s Simple, name: &str) -> Option<&'s Value> {
+    property(s, name).or_else(|| if s.contains_key("patternProperties") { None } else { s.get("additionalProperties") })
 }
 
 /// The keys objects of `s` may have, when they are finitely many (`s` forbids

@@ -181,6 +181,22 @@ fn one_of_is_exact_when_branches_are_disjoint() {
         {"type": "object", "properties": {"kind": {"const": "b"}, "y": {"type": "string"}}, "required": ["kind"]}]}"#;
     check(tagged, &[(r#"{"kind": "a", "x": 1}"#, true), (r#"{"kind": "b", "y": "s"}"#, true), (r#"{"kind": "c"}"#, false)]);
     check(r#"{"oneOf": [{"type": "string"}, {"type": "null"}]}"#, &[("null", true), (r#""s""#, true), ("1", false)]);
+    // Apart by a required member's value: a string in one, `false` in the other; and by
+    // member counts: two required names against at most one member.
+    let by_member = r#"{"oneOf": [
+        {"type": "object", "properties": {"type": {"enum": ["git", "svn"]}, "url": {"type": "string"}}, "required": ["type", "url"]},
+        {"type": "object", "additionalProperties": {"const": false}, "minProperties": 1, "maxProperties": 1}]}"#;
+    check(by_member, &[
+        (r#"{"type": "git", "url": "u"}"#, true),
+        (r#"{"packagist.org": false}"#, true),
+        (r#"{"type": false}"#, true),
+        (r#"{"type": "git"}"#, false),
+        (r#"{"a": false, "b": false}"#, false),
+    ]);
+    let by_count = r#"{"oneOf": [
+        {"type": "object", "required": ["a", "b", "a"]},
+        {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}, "maxProperties": 1}]}"#;
+    check(by_count, &[(r#"{"a": 1, "b": 2}"#, true), (r#"{"a": 1}"#, true), (r#"{"b": -1}"#, false), ("{}", true)]);
     let overlapping = r#"{"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]}"#;
     let err = Grammar::from_json_schema(overlapping).unwrap_err();
     assert!(err.to_string().contains("#/oneOf") && err.to_string().contains("exactly-one"), "{err}");
