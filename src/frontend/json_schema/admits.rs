@@ -6,9 +6,9 @@
 //! would accept its spelling. A keyword these checks do not know is an error, never a
 //! pass.
 
-use super::emit::{pattern_properties, spelling, Emitter, Spellings, UNSUPPORTED};
+use super::emit::{pattern_properties, spelling, Emitter, UNSUPPORTED};
 use super::normalize::{count, required, same_value, Schemas, Simple, Types};
-use super::strings;
+use super::strings::{self, Spellings};
 use crate::error::Result;
 use serde_json::{Map, Value};
 

@@ -16,7 +16,7 @@
 //! kept as the bits of a [`Types`] set, and `pattern`, `format` and `not` are arrays (an `allOf`
 //! of two patterns keeps both; the lexer intersects them).
 
-use super::strings::{self, StringRegex};
+use super::strings::{self, Spellings, StringRegex};
 use super::{Draft, JsonSchemaOptions, OneOf};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -921,12 +921,11 @@ fn scoping_view(a: &Simple, b: &Simple) -> Simple {
     if a.contains_key("additionalProperties") || b.contains_key("additionalProperties") {
         copy(&mut view, "additionalProperties");
         copy(&mut view, "required");
-        if a.contains_key("patternProperties") {
-            view.insert("patternProperties".into(), Value::Null);
-        }
-        if let Some(Value::Object(properties)) = a.get("properties") {
-            let names = properties.keys().map(|name| (name.clone(), Value::Null)).collect();
-            view.insert("properties".into(), Value::Object(names));
+        for keyword in ["properties", "patternProperties"] {
+            if let Some(Value::Object(map)) = a.get(keyword) {
+                let names = map.keys().map(|name| (name.clone(), Value::Null)).collect();
+                view.insert(keyword.into(), Value::Object(names));
+            }
         }
     }
     copy(&mut view, "prefixItems");
@@ -948,36 +947,74 @@ fn scope_items(out: &mut Simple, x: &Simple, y: &Simple) {
     out.insert("prefixItems".into(), Value::Array(scoped));
 }
 
-/// In `allOf`, `x`'s `additionalProperties` also applies to the properties only `y`
-/// declares.
+/// In `allOf`, `x`'s `additionalProperties` also applies to the members only `y`
+/// claims: the properties only `y` declares (unless one of `x`'s `patternProperties`
+/// matches the name) and the keys of `y`'s `patternProperties`. The merged schema
+/// would otherwise leave those members to `y` alone: `{"zz": 1}` met the `allOf` of
+/// `additionalProperties: false` and `patternProperties: {"^z": {}}`.
 fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &str) -> Result<()> {
     let Some(additional) = x.get("additionalProperties") else { return Ok(()) };
     if additional == &Value::Bool(true) {
         return Ok(());
     }
     let own = x.get("properties").and_then(Value::as_object);
+    let own_patterns = pattern_spellings(x, at)?;
+    let claimed = |name: &str| {
+        let spelled = serde_json::to_string(name).unwrap_or_default();
+        own.is_some_and(|own| own.contains_key(name)) || own_patterns.iter().any(|(_, p)| p.any(&spelled))
+    };
     let foreign: Vec<String> = y
         .get("properties")
         .and_then(Value::as_object)
         .into_iter()
         .flat_map(|p| p.keys())
         .chain(required(y).map(str::to_string).collect::<Vec<_>>().iter())
-        .filter(|name| own.map_or(true, |own| !own.contains_key(name.as_str())))
+        .filter(|name| !claimed(name))
         .cloned()
         .collect();
-    if foreign.is_empty() {
+    let foreign_patterns: Vec<(String, Spellings)> =
+        pattern_spellings(y, at)?.into_iter().filter(|(p, _)| !own_patterns.iter().any(|(q, _)| q == p)).collect();
+    if !foreign_patterns.is_empty() {
+        // A key of `y`'s pattern is `x`'s additional member unless `x` claims it; only
+        // a pattern no claim of `x` can meet takes `additional` whole.
+        let names_met = own.into_iter().flat_map(|own| own.keys()).any(|name| {
+            let spelled = serde_json::to_string(name).unwrap_or_default();
+            foreign_patterns.iter().any(|(_, p)| p.any(&spelled))
+        });
+        if !own_patterns.is_empty() || names_met {
+            return Err(Schemas::error(
+                at,
+                "allOf combines additionalProperties with patternProperties another branch declares, over keys the first also claims",
+            ));
+        }
+        scope_into(out, "patternProperties", foreign_patterns.into_iter().map(|(p, _)| p).collect(), additional, at)?;
+    }
+    scope_into(out, "properties", foreign, additional, at)
+}
+
+/// `x`'s `patternProperties` patterns, each with its regex over key spellings.
+fn pattern_spellings(x: &Simple, at: &str) -> Result<Vec<(String, Spellings)>> {
+    let patterns = x.get("patternProperties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys());
+    patterns
+        .map(|p| {
+            let regex = strings::pattern(p).map_err(|reason| Schemas::error(at, reason))?;
+            Ok((p.clone(), Spellings::new(std::slice::from_ref(&regex.0), at)?))
+        })
+        .collect()
+}
+
+/// Puts `additional` beside the schemas of `names` in `out`'s map `keyword`.
+fn scope_into(out: &mut Simple, keyword: &str, names: Vec<String>, additional: &Value, at: &str) -> Result<()> {
+    if names.is_empty() {
         return Ok(());
     }
-    if x.contains_key("patternProperties") {
-        return Err(Schemas::error(at, "allOf combines patternProperties with properties declared in another branch"));
-    }
-    let properties = out.entry("properties").or_insert_with(|| Value::Object(Map::new()));
-    let Value::Object(properties) = properties else {
-        return Err(Schemas::error(at, "properties must be an object"));
+    let map = out.entry(keyword).or_insert_with(|| Value::Object(Map::new()));
+    let Value::Object(map) = map else {
+        return Err(Schemas::error(at, format!("{keyword} must be an object")));
     };
-    for name in foreign {
-        let declared = properties.get(&name).cloned().unwrap_or(Value::Bool(true));
-        properties.insert(name, serde_json::json!({ "allOf": [declared, additional] }));
+    for name in names {
+        let declared = map.get(&name).cloned().unwrap_or(Value::Bool(true));
+        map.insert(name, serde_json::json!({ "allOf": [declared, additional] }));
     }
     Ok(())
 }

@@ -19,6 +19,7 @@ use regex_automata::hybrid::LazyStateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{Capture, Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind, Look, Repetition};
+use hashbrown::HashMap;
 use serde_json::Value;
 use std::cell::{RefCell, RefMut};
 
@@ -409,6 +410,61 @@ fn representative_bytes(dfas: &[&DFA]) -> Vec<u8> {
     let changes = |b: u8| dfas.iter().any(|d| d.byte_classes().get(b) != d.byte_classes().get(b - 1));
     (0..=255u8).filter(|&b| b == 0 || changes(b)).collect()
 }
+
+/// Regexes over spellings, compiled once, against which the compiler tests values it
+/// knows (enum values, declared property names). A regex that cannot be compiled is an
+/// error: a silent "no match" could widen the grammar.
+pub(super) struct Spellings(Vec<regex::Regex>);
+
+impl Spellings {
+    pub(super) fn new(regexes: &[String], at: &str) -> Result<Spellings> {
+        regexes.iter().map(|r| compiled_spelling(r, at)).collect::<Result<_>>().map(Spellings)
+    }
+
+    /// No regex: every spelling passes [`Spellings::all`], none [`Spellings::any`].
+    pub(super) fn none() -> Spellings {
+        Spellings(Vec::new())
+    }
+
+    pub(super) fn any(&self, spelled: &str) -> bool {
+        self.0.iter().any(|r| r.is_match(spelled))
+    }
+
+    pub(super) fn all(&self, spelled: &str) -> bool {
+        self.0.iter().all(|r| r.is_match(spelled))
+    }
+}
+
+/// `regex` anchored and compiled, from a per-thread memo: a schema's definitions are
+/// emitted once per use, so the same regexes come back (thousands of times in the
+/// largest schemas, a compile each). The memo holds at most [`SPELLING_MEMO`] regexes,
+/// none longer than [`SPELLING_MEMO_BYTES`].
+fn compiled_spelling(regex: &str, at: &str) -> Result<regex::Regex> {
+    thread_local! {
+        static MEMO: RefCell<HashMap<String, regex::Regex>> = RefCell::new(HashMap::new());
+    }
+    if let Some(compiled) = MEMO.with(|memo| memo.borrow().get(regex).cloned()) {
+        return Ok(compiled);
+    }
+    let compiled = regex::Regex::new(&format!("^(?:{regex})$")).map_err(|e| {
+        Schemas::error(at, format!("a regex is too large to test values against: {}", crate::lexer::reason_line(&e.to_string())))
+    })?;
+    if regex.len() <= SPELLING_MEMO_BYTES {
+        MEMO.with(|memo| {
+            let mut memo = memo.borrow_mut();
+            if memo.len() >= SPELLING_MEMO {
+                memo.clear();
+            }
+            memo.insert(regex.to_owned(), compiled.clone());
+        });
+    }
+    Ok(compiled)
+}
+
+/// Most regexes [`compiled_spelling`] keeps per thread, and the longest it keeps (in
+/// bytes of regex text): a compiled regex grows with its text.
+const SPELLING_MEMO: usize = 1024;
+const SPELLING_MEMO_BYTES: usize = 4096;
 
 #[cfg(test)]
 mod tests {

@@ -52,6 +52,28 @@ fn pattern_properties_and_property_names() {
     check(names, &[(r#"{"abc": 1}"#, true), (r#"{"aBc": 1}"#, false)]);
 }
 
+/// In an `allOf`, each branch's `additionalProperties` covers what that branch does
+/// not claim, whatever the other branch claims.
+#[test]
+fn additional_properties_in_all_of_apply_to_what_their_own_branch_leaves() {
+    // The other branch's pattern does not lift `additionalProperties: false`.
+    let closed = r#"{"allOf": [{"type": "object", "additionalProperties": false, "properties": {"a": {}}},
+        {"patternProperties": {"^z": {"type": "integer"}}}]}"#;
+    check(closed, &[(r#"{"a": 1}"#, true), (r#"{"zz": 1}"#, false), ("{}", true)]);
+    let typed = r#"{"allOf": [{"type": "object", "additionalProperties": {"type": "integer"}},
+        {"patternProperties": {"^z": {"minimum": 5}}}]}"#;
+    check(typed, &[(r#"{"zz": 7}"#, true), (r#"{"zz": 7.5}"#, false), (r#"{"zz": 3}"#, false), (r#"{"b": 3}"#, true)]);
+    // A name the other branch declares is covered by this branch's pattern when it
+    // matches one, and by its `additionalProperties` otherwise.
+    let patterned = r#"{"allOf": [{"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": false},
+        {"properties": {"x-id": {"minLength": 2}, "other": {}}}]}"#;
+    check(patterned, &[(r#"{"x-id": "ab"}"#, true), (r#"{"x-id": "a"}"#, false), (r#"{"x-id": 1}"#, false), (r#"{"other": 1}"#, false)]);
+    // Patterns on both sides beside `additionalProperties`: an error, not a guess.
+    let both = r#"{"allOf": [{"patternProperties": {"^a": {}}, "additionalProperties": false}, {"patternProperties": {"^b": {}}}]}"#;
+    let err = Grammar::from_json_schema(both).unwrap_err();
+    assert!(err.to_string().contains("allOf combines additionalProperties"), "{err}");
+}
+
 #[test]
 fn a_key_matching_several_patterns_meets_all_their_schemas() {
     // `a` matches both patterns; `b` only `.*`.
