@@ -963,15 +963,10 @@ fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &st
         let spelled = serde_json::to_string(name).unwrap_or_default();
         own.is_some_and(|own| own.contains_key(name)) || own_patterns.iter().any(|(_, p)| p.any(&spelled))
     };
-    let foreign: Vec<String> = y
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flat_map(|p| p.keys())
-        .chain(required(y).map(str::to_string).collect::<Vec<_>>().iter())
-        .filter(|name| !claimed(name))
-        .cloned()
-        .collect();
+    // Names `y` only requires stay undeclared: the merged `additionalProperties`
+    // (both sides') covers them, where declaring them here took them from `y`'s.
+    let foreign: Vec<String> =
+        y.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys()).filter(|name| !claimed(name)).cloned().collect();
     let foreign_patterns: Vec<(String, Spellings)> =
         pattern_spellings(y, at)?.into_iter().filter(|(p, _)| !own_patterns.iter().any(|(q, _)| q == p)).collect();
     if !foreign_patterns.is_empty() {

@@ -68,6 +68,10 @@ fn additional_properties_in_all_of_apply_to_what_their_own_branch_leaves() {
     let patterned = r#"{"allOf": [{"type": "object", "patternProperties": {"^x-": {"type": "string"}}, "additionalProperties": false},
         {"properties": {"x-id": {"minLength": 2}, "other": {}}}]}"#;
     check(patterned, &[(r#"{"x-id": "ab"}"#, true), (r#"{"x-id": "a"}"#, false), (r#"{"x-id": 1}"#, false), (r#"{"other": 1}"#, false)]);
+    // A name one branch only requires stays under both branches' `additionalProperties`.
+    let required_only = r#"{"allOf": [{"type": "object", "properties": {"c": {}}, "additionalProperties": {"type": "string"}},
+        {"type": "object", "required": ["a"], "additionalProperties": {"minLength": 2}}]}"#;
+    check(required_only, &[(r#"{"a": "bc"}"#, true), (r#"{"a": "b"}"#, false), (r#"{"a": 1}"#, false), (r#"{"a": "bc", "c": 1}"#, true)]);
     // Patterns on both sides beside `additionalProperties`: an error, not a guess.
     let both = r#"{"allOf": [{"patternProperties": {"^a": {}}, "additionalProperties": false}, {"patternProperties": {"^b": {}}}]}"#;
     let err = Grammar::from_json_schema(both).unwrap_err();

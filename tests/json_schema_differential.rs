@@ -1,0 +1,285 @@
+//! The JSON-Schema compiler against an established validator on generated schemas:
+//! random schemas over a small vocabulary of keywords (types, enums and consts with
+//! integers and fractions alike, numeric and length bounds, patterns, formats, objects
+//! with properties, patterns and additional properties, arrays with items, tuples and
+//! `contains`, and `allOf`/`anyOf`/`oneOf`/`not`/`if` over them, `$ref`s into `$defs`),
+//! each with random instances drawn from the same names and values, so that many are
+//! valid and many are nearly so.
+//!
+//! stackmask must never accept an instance the `jsonschema` crate (formats asserted)
+//! rejects: a mask built from that grammar would let a model write it. A schema
+//! stackmask refuses is skipped (a compile error is never a wrong verdict); rejections
+//! the reference accepts are counted and printed (stackmask spells numbers without
+//! exponents and refuses some forms), not failed. The MaskBench files are checked the
+//! same way in `json_schema_crosscheck.rs`.
+//!
+//! On the code before session 52 this fails: enum values were compared by spelling, so
+//! `oneOf` branches `enum: [2.0]` and `enum: [2]` were proven disjoint and `2`, which
+//! meets both, was accepted (seed 6331 and others).
+
+mod support;
+
+use proptest::prelude::RngExt;
+use proptest::test_runner::TestRng;
+use serde_json::{json, Map, Value};
+use stackmask::frontend::json_schema::{compile_json_schema_value, JsonSchemaOptions};
+use stackmask::matcher::{CompileConfig, Recognizer};
+use stackmask::CompiledGrammar;
+use std::sync::Arc;
+use std::time::Duration;
+use support::{pick, rng_from_seed};
+
+/// Generated schemas, and instances judged per schema.
+const SCHEMAS: u64 = 10_000;
+const INSTANCES: usize = 40;
+
+const NAMES: &[&str] = &["a", "b", "c", "z", "zb"];
+const STRINGS: &[&str] = &["", "a", "ab", "b", "ba", "zz", "abc", "2020-01-31", "1.2.3.4", "x@y.io", "é"];
+const NUMBERS: &[&str] = &["0", "1", "2", "3", "-1", "-2", "0.5", "1.5", "2.0", "-0.5", "10", "2.5"];
+const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$"];
+
+/// A JSON number from its spelling (`2.0` stays a float).
+fn number(rng: &mut TestRng) -> Value {
+    serde_json::from_str(*pick(rng, NUMBERS)).unwrap()
+}
+
+fn value(rng: &mut TestRng, depth: u32) -> Value {
+    let composite = if depth == 0 { 0 } else { 2 };
+    match rng.random_range(0..5 + composite) {
+        0 => Value::Null,
+        1 => Value::Bool(rng.random_range(0..2) == 0),
+        2 => number(rng),
+        3 | 4 => Value::String(pick(rng, STRINGS).to_string()),
+        5 => Value::Array((0..rng.random_range(0..4)).map(|_| value(rng, depth - 1)).collect()),
+        _ => {
+            let mut members = Map::new();
+            for _ in 0..rng.random_range(0..4) {
+                members.insert(pick(rng, NAMES).to_string(), value(rng, depth - 1));
+            }
+            Value::Object(members)
+        }
+    }
+}
+
+/// An `enum` or `const` value: few, so that branches share values (some equal only by
+/// value: `2` and `2.0`).
+fn constant(rng: &mut TestRng) -> Value {
+    let texts = ["2", "2.0", "1.5", "-0.5", r#""a""#, r#""zz""#, "null", "false", "[2]", "[2.0, 1]", r#"{"a": 2}"#, r#"{"a": 2.0}"#];
+    serde_json::from_str(*pick(rng, &texts)).unwrap()
+}
+
+/// A random subset of `items` (at most `most`).
+fn some<'a>(rng: &mut TestRng, items: &[&'a str], most: usize) -> Vec<&'a str> {
+    let mut out: Vec<&str> = items.iter().copied().filter(|_| rng.random_range(0..3) == 0).collect();
+    out.truncate(most);
+    out
+}
+
+/// Sets `keyword` to `make()` one time in `one_in`.
+fn maybe(rng: &mut TestRng, s: &mut Map<String, Value>, one_in: u32, keyword: &str, make: impl FnOnce(&mut TestRng) -> Value) {
+    if rng.random_range(0..one_in) == 0 {
+        s.insert(keyword.into(), make(rng));
+    }
+}
+
+fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
+    let nested = if depth == 0 { 0 } else { 7 };
+    let mut s = Map::new();
+    match rng.random_range(0..6 + nested) {
+        0 => {
+            let types = ["null", "boolean", "integer", "number", "string", "array", "object"];
+            let mut t: Vec<Value> = (0..rng.random_range(1..3)).map(|_| json!(pick(rng, &types))).collect();
+            t.dedup();
+            s.insert("type".into(), if t.len() == 1 { t[0].clone() } else { Value::Array(t) });
+        }
+        1 => match rng.random_range(0..2) {
+            0 => _ = s.insert("enum".into(), Value::Array((0..rng.random_range(1..4)).map(|_| constant(rng)).collect())),
+            _ => _ = s.insert("const".into(), constant(rng)),
+        },
+        2 => {
+            s.insert("type".into(), json!(pick(rng, &["number", "integer"])));
+            for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
+                maybe(rng, &mut s, 3, keyword, number);
+            }
+            maybe(rng, &mut s, 5, "multipleOf", |rng| json!(pick(rng, &[2, 5])));
+        }
+        3 => {
+            s.insert("type".into(), json!("string"));
+            maybe(rng, &mut s, 3, "minLength", |rng| json!(rng.random_range(0..3)));
+            maybe(rng, &mut s, 3, "maxLength", |rng| json!(rng.random_range(1..4)));
+            maybe(rng, &mut s, 3, "pattern", |rng| json!(pick(rng, PATTERNS)));
+            maybe(rng, &mut s, 5, "format", |rng| json!(pick(rng, &["date", "ipv4", "email"])));
+        }
+        4 if refs => _ = s.insert("$ref".into(), json!("#/$defs/d")),
+        4 | 5 => return json!(rng.random_range(0..4) != 0),
+        6 | 7 => return object(rng, depth, refs),
+        8 => {
+            maybe(rng, &mut s, 2, "type", |_| json!("array"));
+            maybe(rng, &mut s, 2, "items", |rng| schema(rng, depth - 1, refs));
+            maybe(rng, &mut s, 4, "prefixItems", |rng| json!([schema(rng, depth - 1, refs), schema(rng, depth - 1, refs)]));
+            maybe(rng, &mut s, 4, "minItems", |rng| json!(rng.random_range(0..3)));
+            maybe(rng, &mut s, 4, "maxItems", |rng| json!(rng.random_range(0..4)));
+            maybe(rng, &mut s, 4, "contains", |rng| schema(rng, depth - 1, refs));
+        }
+        // Objects side by side: each branch's keywords must hold of the other's members.
+        11 => _ = s.insert("allOf".into(), json!([object(rng, depth, refs), object(rng, depth, refs)])),
+        9 | 10 => {
+            let keyword = *pick(rng, &["allOf", "anyOf", "oneOf"]);
+            let branches: Vec<Value> = (0..rng.random_range(2..4)).map(|_| schema(rng, depth - 1, refs)).collect();
+            s.insert(keyword.into(), Value::Array(branches));
+        }
+        _ => match rng.random_range(0..2) {
+            0 => _ = s.insert("not".into(), schema(rng, depth - 1, refs)),
+            _ => {
+                s.insert("if".into(), schema(rng, depth - 1, refs));
+                maybe(rng, &mut s, 1, "then", |rng| schema(rng, depth - 1, refs));
+                maybe(rng, &mut s, 2, "else", |rng| schema(rng, depth - 1, refs));
+            }
+        },
+    }
+    Value::Object(s)
+}
+
+/// An object schema: properties, `required`, `additionalProperties` (`false` half the
+/// time), `patternProperties`, counts and `propertyNames`, each maybe.
+fn object(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
+    let mut s = Map::new();
+    maybe(rng, &mut s, 2, "type", |_| json!("object"));
+    let names = some(rng, NAMES, 3);
+    if !names.is_empty() {
+        let properties: Map<String, Value> = names.iter().map(|n| (n.to_string(), schema(rng, depth - 1, refs))).collect();
+        s.insert("properties".into(), Value::Object(properties));
+    }
+    let required = some(rng, NAMES, 2);
+    if !required.is_empty() {
+        s.insert("required".into(), json!(required));
+    }
+    maybe(rng, &mut s, 3, "additionalProperties", |rng| match rng.random_range(0..2) {
+        0 => json!(false),
+        _ => schema(rng, depth - 1, refs),
+    });
+    maybe(rng, &mut s, 4, "patternProperties", |rng| json!({ *pick(rng, &["^z", "b", "^a"]): schema(rng, depth - 1, refs) }));
+    maybe(rng, &mut s, 6, "minProperties", |rng| json!(rng.random_range(0..3)));
+    maybe(rng, &mut s, 6, "maxProperties", |rng| json!(rng.random_range(0..3)));
+    maybe(rng, &mut s, 6, "propertyNames", |rng| json!({ "pattern": pick(rng, &["^[abz]", "^.$"]) }));
+    Value::Object(s)
+}
+
+/// A root schema: a 2020-12 schema, with a definition that `$ref`s may point to.
+fn root(rng: &mut TestRng) -> Value {
+    let definition = schema(rng, 1, false);
+    let mut root = match schema(rng, 3, true) {
+        Value::Object(map) => map,
+        boolean => {
+            let mut map = Map::new();
+            map.insert("allOf".into(), json!([boolean]));
+            map
+        }
+    };
+    root.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+    root.insert("$defs".into(), json!({ "d": definition }));
+    Value::Object(root)
+}
+
+/// The `enum` and `const` values of a schema, each number also in its other spelling
+/// (`2` and `2.0`): instances drawn from these meet the schema's edges most often.
+fn constants(schema: &Value, out: &mut Vec<Value>) {
+    match schema {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (k.as_str(), v) {
+                    ("enum", Value::Array(values)) => values.iter().for_each(|v| with_respellings(v, out)),
+                    ("const", v) => with_respellings(v, out),
+                    _ => constants(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| constants(v, out)),
+        _ => {}
+    }
+}
+
+fn with_respellings(v: &Value, out: &mut Vec<Value>) {
+    out.push(v.clone());
+    match v {
+        Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0) => out.push(json!(n.as_f64().unwrap() as i64)),
+        Value::Number(n) if !n.is_f64() => out.push(json!(n.as_f64().unwrap())),
+        Value::Array(items) => out.push(Value::Array(items.iter().map(|v| respelled(v)).collect())),
+        Value::Object(members) => out.push(Value::Object(members.iter().map(|(k, v)| (k.clone(), respelled(v))).collect())),
+        _ => {}
+    }
+}
+
+fn respelled(v: &Value) -> Value {
+    let mut both = Vec::new();
+    with_respellings(v, &mut both);
+    both.pop().unwrap_or(Value::Null)
+}
+
+/// An instance: a schema constant a third of the time, else a random value.
+fn instance(rng: &mut TestRng, known: &[Value]) -> Value {
+    if !known.is_empty() && rng.random_range(0..3) == 0 {
+        pick(rng, known).clone()
+    } else {
+        value(rng, 2)
+    }
+}
+
+fn stackmask_accepts(compiled: &Arc<CompiledGrammar>, instance: &Value) -> bool {
+    let text = serde_json::to_string(instance).unwrap();
+    let mut recognizer = Recognizer::new(Arc::clone(compiled));
+    recognizer.feed(text.as_bytes()).is_ok() && recognizer.is_complete().unwrap()
+}
+
+/// Seeds judged: `SCHEMAS` from `STACKMASK_DIFFERENTIAL_SEED` (0 by default), so a
+/// longer search is `STACKMASK_DIFFERENTIAL_SEED=N STACKMASK_DIFFERENTIAL_SCHEMAS=M`.
+fn seeds() -> std::ops::Range<u64> {
+    let read = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+    let first = read("STACKMASK_DIFFERENTIAL_SEED", 0);
+    first..first + read("STACKMASK_DIFFERENTIAL_SCHEMAS", SCHEMAS)
+}
+
+/// Nothing stackmask accepts is rejected by the reference validator; and the check
+/// judged enough to mean something (most generated schemas compile on both sides).
+#[test]
+fn stackmask_accepts_no_instance_the_reference_rejects() {
+    let config = CompileConfig { time_budget: Some(Duration::from_secs(2)), ..CompileConfig::default() };
+    let (mut generated, mut compiled, mut judged, mut valid, mut under) = (0, 0, 0, 0, 0);
+    let mut wrong = Vec::new();
+    for seed in seeds() {
+        generated += 1;
+        let mut rng = rng_from_seed(seed);
+        let schema = root(&mut rng);
+        let reference = jsonschema::options().should_validate_formats(true).build(&schema).unwrap_or_else(|e| panic!("seed {seed}: the reference refuses {schema}: {e}"));
+        let Ok(ours) = compile_json_schema_value(&schema, &JsonSchemaOptions::default())
+            .and_then(|g| CompiledGrammar::with_config(&g.grammar, &config))
+            .map(Arc::new)
+        else {
+            continue; // Refused: a compile error is never a wrong verdict.
+        };
+        compiled += 1;
+        let mut known = Vec::new();
+        constants(&schema, &mut known);
+        for _ in 0..INSTANCES {
+            let instance = instance(&mut rng, &known);
+            let (accepted, theirs) = (stackmask_accepts(&ours, &instance), reference.is_valid(&instance));
+            judged += 1;
+            valid += usize::from(theirs);
+            under += usize::from(theirs && !accepted);
+            if accepted && !theirs && wrong.len() < 5 {
+                wrong.push(format!("seed {seed}\n  schema {schema}\n  instance {instance}"));
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "generated schemas: {generated}, compiled by stackmask: {compiled}; instances judged: {judged}, valid by the reference: {valid}, \
+         of which stackmask rejects {under}"
+    );
+    assert!(wrong.is_empty(), "stackmask accepts what the reference rejects:\n{}", wrong.join("\n"));
+    if generated >= 100 {
+        // Not for the replay of a few seeds.
+        assert!(compiled * 2 >= generated, "only {compiled} of {generated} generated schemas compile: the check judges too little");
+        assert!(valid * 5 >= judged, "only {valid} of {judged} instances are valid: the check judges too few acceptances");
+    }
+}
