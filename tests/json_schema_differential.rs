@@ -6,6 +6,10 @@
 //! each with random instances drawn from the same names and values, so that many are
 //! valid and many are nearly so.
 //!
+//! A quarter of the schemas are draft-07 (tuples as `items` arrays, `dependencies`,
+//! `definitions`), compiled with `Formats::OfTheDraft` as the reference reads formats
+//! (2020-12 schemas compile the same under either vocabulary).
+//!
 //! stackmask must never accept an instance the `jsonschema` crate (formats asserted)
 //! rejects: a mask built from that grammar would let a model write it. A schema
 //! stackmask refuses is skipped (a compile error is never a wrong verdict); rejections
@@ -22,7 +26,7 @@ mod support;
 use proptest::prelude::RngExt;
 use proptest::test_runner::TestRng;
 use serde_json::{json, Map, Value};
-use stackmask::frontend::json_schema::{compile_json_schema_value, JsonSchemaOptions};
+use stackmask::frontend::json_schema::{compile_json_schema_value, Formats, JsonSchemaOptions};
 use stackmask::matcher::{CompileConfig, Recognizer};
 use stackmask::CompiledGrammar;
 use std::sync::Arc;
@@ -34,8 +38,12 @@ const SCHEMAS: u64 = 10_000;
 const INSTANCES: usize = 40;
 
 const NAMES: &[&str] = &["a", "b", "c", "z", "zb"];
-const STRINGS: &[&str] = &["", "a", "ab", "b", "ba", "zz", "abc", "2020-01-31", "1.2.3.4", "x@y.io", "é"];
+const STRINGS: &[&str] = &[
+    "", "a", "ab", "b", "ba", "zz", "abc", "2020-01-31", "1.2.3.4", "x@y.io", "é", "2020-01-31T10:00:00Z", "10:00:00Z",
+    "a.b-c", "http://x.io/a?b#c", "123e4567-e89b-12d3-a456-426614174000", "::1", "P1D", "a b", "2020-02-30", "-a.b",
+];
 const NUMBERS: &[&str] = &["0", "1", "2", "3", "-1", "-2", "0.5", "1.5", "2.0", "-0.5", "10", "2.5"];
+const FORMATS: &[&str] = &["date", "ipv4", "email", "date-time", "time", "hostname", "uri", "uuid", "ipv6", "duration"];
 const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$"];
 
 /// A JSON number from its spelling (`2.0` stays a float).
@@ -101,14 +109,14 @@ fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
             for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
                 maybe(rng, &mut s, 3, keyword, number);
             }
-            maybe(rng, &mut s, 5, "multipleOf", |rng| json!(pick(rng, &[2, 5])));
+            maybe(rng, &mut s, 5, "multipleOf", |rng| serde_json::from_str(*pick(rng, &["2", "5", "0.5", "0.1", "4"])).unwrap());
         }
         3 => {
             s.insert("type".into(), json!("string"));
             maybe(rng, &mut s, 3, "minLength", |rng| json!(rng.random_range(0..3)));
             maybe(rng, &mut s, 3, "maxLength", |rng| json!(rng.random_range(1..4)));
             maybe(rng, &mut s, 3, "pattern", |rng| json!(pick(rng, PATTERNS)));
-            maybe(rng, &mut s, 5, "format", |rng| json!(pick(rng, &["date", "ipv4", "email"])));
+            maybe(rng, &mut s, 5, "format", |rng| json!(pick(rng, FORMATS)));
         }
         4 if refs => _ = s.insert("$ref".into(), json!("#/$defs/d")),
         4 | 5 => return json!(rng.random_range(0..4) != 0),
@@ -120,6 +128,10 @@ fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
             maybe(rng, &mut s, 4, "minItems", |rng| json!(rng.random_range(0..3)));
             maybe(rng, &mut s, 4, "maxItems", |rng| json!(rng.random_range(0..4)));
             maybe(rng, &mut s, 4, "contains", |rng| schema(rng, depth - 1, refs));
+            if s.contains_key("contains") {
+                maybe(rng, &mut s, 3, "minContains", |rng| json!(rng.random_range(0..3)));
+                maybe(rng, &mut s, 3, "maxContains", |rng| json!(rng.random_range(1..3)));
+            }
         }
         // Objects side by side: each branch's keywords must hold of the other's members.
         11 => _ = s.insert("allOf".into(), json!([object(rng, depth, refs), object(rng, depth, refs)])),
@@ -161,12 +173,68 @@ fn object(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
     maybe(rng, &mut s, 4, "patternProperties", |rng| json!({ *pick(rng, &["^z", "b", "^a"]): schema(rng, depth - 1, refs) }));
     maybe(rng, &mut s, 6, "minProperties", |rng| json!(rng.random_range(0..3)));
     maybe(rng, &mut s, 6, "maxProperties", |rng| json!(rng.random_range(0..3)));
-    maybe(rng, &mut s, 6, "propertyNames", |rng| json!({ "pattern": pick(rng, &["^[abz]", "^.$"]) }));
+    maybe(rng, &mut s, 6, "propertyNames", |rng| match rng.random_range(0..3) {
+        0 => json!({ "pattern": pick(rng, &["^[abz]", "^.$"]) }),
+        1 => json!({ "maxLength": 1 }),
+        _ => json!({ "enum": some(rng, NAMES, 3) }),
+    });
+    maybe(rng, &mut s, 8, "dependentRequired", |rng| json!({ *pick(rng, NAMES): some(rng, NAMES, 2) }));
+    maybe(rng, &mut s, 8, "dependentSchemas", |rng| json!({ *pick(rng, NAMES): schema(rng, depth - 1, refs) }));
     Value::Object(s)
 }
 
-/// A root schema: a 2020-12 schema, with a definition that `$ref`s may point to.
+/// A root schema: a 2020-12 schema (a draft-07 one a quarter of the time), with a
+/// definition that `$ref`s may point to.
 fn root(rng: &mut TestRng) -> Value {
+    let root = root_2020(rng);
+    if rng.random_range(0..4) == 0 {
+        let mut old = draft_07(&root);
+        old["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        old
+    } else {
+        root
+    }
+}
+
+/// The same constraints in draft-07's words: tuples as `items` arrays with
+/// `additionalItems`, `dependencies`, `definitions`. `minContains` and `maxContains`
+/// stay, as keywords draft-07 does not know (no constraint there).
+fn draft_07(schema: &Value) -> Value {
+    let Value::Object(map) = schema else { return schema.clone() };
+    let mut out = Map::new();
+    for (k, v) in map {
+        let v = match v {
+            Value::Object(_) if k == "properties" || k == "patternProperties" || k == "$defs" => {
+                Value::Object(v.as_object().unwrap().iter().map(|(name, s)| (name.clone(), draft_07(s))).collect())
+            }
+            Value::Array(items) if k != "enum" && k != "required" && k != "type" => Value::Array(items.iter().map(draft_07).collect()),
+            Value::String(r) if k == "$ref" => Value::String(r.replace("#/$defs/", "#/definitions/")),
+            _ if k == "const" || k == "enum" => v.clone(),
+            _ => draft_07(v),
+        };
+        match k.as_str() {
+            "prefixItems" => {
+                if let Some(rest) = map.get("items") {
+                    out.insert("additionalItems".into(), draft_07(rest));
+                }
+                out.insert("items".into(), v);
+            }
+            "items" if map.contains_key("prefixItems") => {}
+            "dependentRequired" | "dependentSchemas" => {
+                let Value::Object(deps) = v else { continue };
+                let all = out.entry("dependencies").or_insert_with(|| json!({}));
+                for (name, d) in deps {
+                    all[name.as_str()] = d;
+                }
+            }
+            "$defs" => _ = out.insert("definitions".into(), v),
+            _ => _ = out.insert(k.clone(), v),
+        }
+    }
+    Value::Object(out)
+}
+
+fn root_2020(rng: &mut TestRng) -> Value {
     let definition = schema(rng, 1, false);
     let mut root = match schema(rng, 3, true) {
         Value::Object(map) => map,
@@ -251,7 +319,9 @@ fn stackmask_accepts_no_instance_the_reference_rejects() {
         let mut rng = rng_from_seed(seed);
         let schema = root(&mut rng);
         let reference = jsonschema::options().should_validate_formats(true).build(&schema).unwrap_or_else(|e| panic!("seed {seed}: the reference refuses {schema}: {e}"));
-        let Ok(ours) = compile_json_schema_value(&schema, &JsonSchemaOptions::default())
+        // The reference reads formats by the draft's vocabulary (draft-07 has no `uuid`).
+        let options = JsonSchemaOptions { formats: Formats::OfTheDraft, ..JsonSchemaOptions::default() };
+        let Ok(ours) = compile_json_schema_value(&schema, &options)
             .and_then(|g| CompiledGrammar::with_config(&g.grammar, &config))
             .map(Arc::new)
         else {

@@ -27,7 +27,7 @@ mod summary;
 use clap::{Parser as ClapParser, Subcommand};
 use stackmask::matcher::{oracle, CompileConfig, Recognizer};
 use stackmask::classifier::{ClassifierConfig, StackClassifier};
-use stackmask::frontend::json_schema::{JsonSchemaOptions, OneOf, PropertyOrder};
+use stackmask::frontend::json_schema::{Formats, JsonSchemaOptions, OneOf, PropertyOrder};
 use stackmask::tokenizer::Tokenizer;
 use stackmask::{CompiledGrammar, Error, Grammar, Matcher, Position};
 use std::path::{Path, PathBuf};
@@ -221,6 +221,10 @@ struct SchemaArgs {
     /// Orders in which an object's properties may be written.
     #[arg(long, value_enum, default_value_t = PropertyOrderArg::Any)]
     property_order: PropertyOrderArg,
+    /// Which `format` values are asserted: every one known, in every draft (default, as
+    /// MaskBench's labels), or only those the schema's draft defines.
+    #[arg(long, value_enum, default_value_t = FormatsArg::EveryDraft)]
+    formats: FormatsArg,
     /// With `--property-order any`: most declared properties an object may have for any
     /// order to apply (larger objects keep the declared or required-first order).
     #[arg(long, default_value_t = JsonSchemaOptions::default().max_any_order_properties)]
@@ -232,8 +236,27 @@ impl SchemaArgs {
         JsonSchemaOptions {
             one_of: self.one_of.into(),
             property_order: self.property_order.into(),
+            formats: self.formats.into(),
             max_any_order_properties: self.max_any_order,
             ..JsonSchemaOptions::default()
+        }
+    }
+}
+
+/// Format vocabularies on the command line.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum FormatsArg {
+    /// Every format known, in every draft.
+    EveryDraft,
+    /// Only the formats the schema's draft defines.
+    OfTheDraft,
+}
+
+impl From<FormatsArg> for Formats {
+    fn from(a: FormatsArg) -> Formats {
+        match a {
+            FormatsArg::EveryDraft => Formats::EveryDraft,
+            FormatsArg::OfTheDraft => Formats::OfTheDraft,
         }
     }
 }

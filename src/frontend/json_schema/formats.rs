@@ -21,7 +21,13 @@
 //!
 //! Formats with no regular equivalent (`regex`, `iri`, `iri-reference`,
 //! `uri-template`, `idn-hostname`) are compile errors. Every other `format` value is
-//! an annotation, as the specification requires of unknown formats.
+//! an annotation, as the specification requires of unknown formats. With
+//! [`Formats::OfTheDraft`](super::Formats::OfTheDraft), so is a format in a draft before
+//! the one that introduced it (`uuid` and `duration` before 2019-09; `date`, `time` and
+//! `regex` before draft-07; `uri-reference` before draft-06), as the `jsonschema` crate
+//! reads it; by default every draft asserts them all, as MaskBench's labels do.
+
+use super::Draft;
 
 /// What a `format` value asks for.
 pub(super) enum Format {
@@ -106,8 +112,28 @@ fn duration() -> String {
     format!("P(?:{date_part}(?:{time_part})?|{time_part}|{n}W)")
 }
 
-/// The language of `format`.
-pub(super) fn format(name: &str) -> Format {
+/// The language of `format` in the format vocabulary of `draft`: a format a later
+/// draft introduced is, in an earlier one, an unknown format, hence an annotation
+/// (draft-07's `uuid`).
+pub(super) fn format(name: &str, draft: Draft) -> Format {
+    if introduced_in(name).is_some_and(|first| first > draft) {
+        return Format::Annotation;
+    }
+    enforced(name)
+}
+
+/// The draft whose format vocabulary first names `name` (`None`: none does).
+fn introduced_in(name: &str) -> Option<Draft> {
+    Some(match name {
+        "date-time" | "email" | "hostname" | "ipv4" | "ipv6" | "uri" => Draft::Draft4,
+        "uri-reference" | "json-pointer" | "uri-template" => Draft::Draft6,
+        "date" | "time" | "idn-email" | "idn-hostname" | "iri" | "iri-reference" | "relative-json-pointer" | "regex" => Draft::Draft7,
+        "duration" | "uuid" => Draft::Draft2019,
+        _ => return None,
+    })
+}
+
+fn enforced(name: &str) -> Format {
     let label = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
     let regexes = match name {
         "date" => vec![date()],
@@ -138,7 +164,7 @@ mod tests {
     use super::*;
 
     fn check(name: &str, text: &str) -> bool {
-        let Format::Regexes(regexes) = format(name) else { panic!("{name} is not enforced") };
+        let Format::Regexes(regexes) = format(name, Draft::Draft2020) else { panic!("{name} is not enforced") };
         regexes.iter().all(|r| regex::Regex::new(&format!("^(?:{r})$")).unwrap().is_match(text))
     }
 
@@ -189,7 +215,25 @@ mod tests {
         for (name, text, expected) in cases {
             assert_eq!(check(name, text), expected, "{name} {text:?}");
         }
-        assert!(matches!(format("regex"), Format::Unsupported));
-        assert!(matches!(format("int32"), Format::Annotation));
+        assert!(matches!(format("regex", Draft::Draft2020), Format::Unsupported));
+        assert!(matches!(format("int32", Draft::Draft2020), Format::Annotation));
+    }
+
+    /// A format a later draft introduced is unknown, so an annotation, in an earlier one.
+    #[test]
+    fn formats_follow_the_vocabulary_of_the_draft() {
+        for (name, draft, enforced) in [
+            ("uuid", Draft::Draft7, false),
+            ("uuid", Draft::Draft2019, true),
+            ("duration", Draft::Draft7, false),
+            ("date", Draft::Draft6, false),
+            ("date", Draft::Draft7, true),
+            ("uri-reference", Draft::Draft4, false),
+            ("uri-reference", Draft::Draft6, true),
+            ("ipv4", Draft::Draft4, true),
+        ] {
+            assert_eq!(matches!(format(name, draft), Format::Regexes(_)), enforced, "{name} in {draft:?}");
+        }
+        assert!(matches!(format("regex", Draft::Draft6), Format::Annotation));
     }
 }

@@ -63,6 +63,38 @@ pub enum Whitespace {
     Compact,
 }
 
+/// Which `format` values are asserted in which draft.
+///
+/// # Example
+/// ```
+/// use stackmask::frontend::json_schema::{compile_json_schema, Formats, JsonSchemaOptions};
+/// use stackmask::{CompiledGrammar, matcher::Recognizer};
+/// use std::sync::Arc;
+///
+/// let schema = r#"{"$schema": "http://json-schema.org/draft-07/schema#", "format": "uuid"}"#;
+/// let accepts = |formats| {
+///     let options = JsonSchemaOptions { formats, ..JsonSchemaOptions::default() };
+///     let grammar = compile_json_schema(schema, &options).unwrap().grammar;
+///     let mut r = Recognizer::new(Arc::new(CompiledGrammar::new(&grammar).unwrap()));
+///     r.feed(br#""not a uuid""#).is_ok() && r.is_complete().unwrap()
+/// };
+/// assert!(!accepts(Formats::EveryDraft));
+/// // Draft-07 does not define `uuid`: there it is an unknown format, an annotation.
+/// assert!(accepts(Formats::OfTheDraft));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Formats {
+    /// Every format this compiler enforces, whatever the draft (the default): as
+    /// MaskBench's labels read them (Python `jsonschema`'s `FormatChecker()`, which
+    /// checks `date` in a draft-04 schema and `uuid` in a draft-06 one).
+    #[default]
+    EveryDraft,
+    /// Only the formats the schema's draft defines (`uuid` and `duration` from 2019-09,
+    /// `date` and `time` from draft-07, `uri-reference` from draft-06); a later one is
+    /// an unknown format there, an annotation, as the `jsonschema` crate reads it.
+    OfTheDraft,
+}
+
 /// How `oneOf` is compiled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OneOf {
@@ -120,6 +152,8 @@ pub struct JsonSchemaOptions {
     pub whitespace: Whitespace,
     /// `oneOf` semantics. Default [`OneOf::Exact`].
     pub one_of: OneOf,
+    /// Which formats are asserted in which draft. Default [`Formats::EveryDraft`].
+    pub formats: Formats,
     /// Property orders accepted. Default [`PropertyOrder::Any`].
     pub property_order: PropertyOrder,
     /// Most declared properties an object may have for [`PropertyOrder::Any`] to apply
@@ -143,6 +177,7 @@ impl Default for JsonSchemaOptions {
         JsonSchemaOptions {
             whitespace: Whitespace::Flexible,
             one_of: OneOf::Exact,
+            formats: Formats::EveryDraft,
             property_order: PropertyOrder::Any,
             max_any_order_properties: 8,
             limits: GrammarLimits::default(),
@@ -164,7 +199,7 @@ pub struct SchemaGrammar {
 
 /// The JSON Schema draft, which decides how `$ref` siblings and `exclusiveMinimum`
 /// read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Draft {
     Draft4,
     Draft6,

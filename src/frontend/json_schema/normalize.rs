@@ -17,7 +17,7 @@
 //! of two patterns keeps both; the lexer intersects them).
 
 use super::strings::{self, Spellings, StringRegex};
-use super::{Draft, JsonSchemaOptions, OneOf};
+use super::{Draft, Formats, JsonSchemaOptions, OneOf};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 
@@ -131,6 +131,14 @@ const MAX_NARROWINGS: usize = 512;
 const MAX_FLATTEN_DEPTH: usize = 64;
 
 impl<'a> Schemas<'a> {
+    /// The draft whose `format` vocabulary applies ([`Formats`]).
+    pub fn format_vocabulary(&self) -> Draft {
+        match self.options.formats {
+            Formats::EveryDraft => Draft::Draft2020,
+            Formats::OfTheDraft => self.draft,
+        }
+    }
+
     pub fn error(at: &str, reason: impl Into<String>) -> Error {
         Error::Schema { pointer: if at.is_empty() { "#".into() } else { at.to_string() }, reason: reason.into() }
     }

@@ -40,7 +40,7 @@ pub(super) fn of_simple(schemas: &Schemas, s: &Simple, excluded: &[String], at: 
     }
     for f in s.get("format").and_then(Value::as_array).into_iter().flatten() {
         let name = f.as_str().ok_or_else(|| Schemas::error(at, "format must be a string"))?;
-        match formats::format(name) {
+        match formats::format(name, schemas.format_vocabulary()) {
             Format::Regexes(regexes) => all.extend(regexes.iter().map(|r| anchored(r).0)),
             Format::Unsupported => return Err(Schemas::error(at, format!("format {name:?} is not supported"))),
             Format::Annotation => {}
