@@ -41,8 +41,24 @@ const NAMES: &[&str] = &["a", "b", "c", "z", "zb"];
 const STRINGS: &[&str] = &[
     "", "a", "ab", "b", "ba", "zz", "abc", "2020-01-31", "1.2.3.4", "x@y.io", "é", "2020-01-31T10:00:00Z", "10:00:00Z",
     "a.b-c", "http://x.io/a?b#c", "123e4567-e89b-12d3-a456-426614174000", "::1", "P1D", "a b", "2020-02-30", "-a.b",
+    "\n", "a\"b", "\u{1F600}",
 ];
 const NUMBERS: &[&str] = &["0", "1", "2", "3", "-1", "-2", "0.5", "1.5", "2.0", "-0.5", "10", "2.5"];
+/// Keywords put beside an `enum` or `const`, as JSON texts.
+const BESIDE_ENUM: &[(&str, &str)] = &[
+    ("type", r#""integer""#),
+    ("type", r#"["string", "object"]"#),
+    ("minimum", "2"),
+    ("multipleOf", "2"),
+    ("minLength", "2"),
+    ("pattern", r#""^a""#),
+    ("properties", r#"{"a": {"type": "integer"}}"#),
+    ("required", r#"["a"]"#),
+    ("additionalProperties", "false"),
+    ("items", r#"{"type": "integer"}"#),
+    ("maxItems", "1"),
+    ("not", r#"{"const": 2}"#),
+];
 const FORMATS: &[&str] = &["date", "ipv4", "email", "date-time", "time", "hostname", "uri", "uuid", "ipv6", "duration"];
 const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$"];
 
@@ -100,10 +116,17 @@ fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
             t.dedup();
             s.insert("type".into(), if t.len() == 1 { t[0].clone() } else { Value::Array(t) });
         }
-        1 => match rng.random_range(0..2) {
-            0 => _ = s.insert("enum".into(), Value::Array((0..rng.random_range(1..4)).map(|_| constant(rng)).collect())),
-            _ => _ = s.insert("const".into(), constant(rng)),
-        },
+        1 => {
+            match rng.random_range(0..2) {
+                0 => _ = s.insert("enum".into(), Value::Array((0..rng.random_range(1..4)).map(|_| constant(rng)).collect())),
+                _ => _ = s.insert("const".into(), constant(rng)),
+            }
+            // A keyword beside the values, which drops those failing it.
+            if rng.random_range(0..3) == 0 {
+                let (keyword, condition) = pick(rng, BESIDE_ENUM).clone();
+                s.insert(keyword.into(), serde_json::from_str(condition).unwrap());
+            }
+        }
         2 => {
             s.insert("type".into(), json!(pick(rng, &["number", "integer"])));
             for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
@@ -314,6 +337,8 @@ fn stackmask_accepts_no_instance_the_reference_rejects() {
     let config = CompileConfig { time_budget: Some(Duration::from_secs(2)), ..CompileConfig::default() };
     let (mut generated, mut compiled, mut judged, mut valid, mut under) = (0, 0, 0, 0, 0);
     let mut wrong = Vec::new();
+    // `STACKMASK_DIFFERENTIAL_SHOW_REJECTED=N` prints the first N valid instances stackmask rejects.
+    let show_rejected: usize = std::env::var("STACKMASK_DIFFERENTIAL_SHOW_REJECTED").ok().and_then(|v| v.parse().ok()).unwrap_or(0);
     for seed in seeds() {
         generated += 1;
         let mut rng = rng_from_seed(seed);
@@ -336,6 +361,9 @@ fn stackmask_accepts_no_instance_the_reference_rejects() {
             judged += 1;
             valid += usize::from(theirs);
             under += usize::from(theirs && !accepted);
+            if theirs && !accepted && under <= show_rejected {
+                eprintln!("rejected, valid by the reference: seed {seed}\n  schema {schema}\n  instance {instance}");
+            }
             if accepted && !theirs && wrong.len() < 5 {
                 wrong.push(format!("seed {seed}\n  schema {schema}\n  instance {instance}"));
                 break;
