@@ -64,7 +64,7 @@ const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$"];
 
 /// A JSON number from its spelling (`2.0` stays a float).
 fn number(rng: &mut TestRng) -> Value {
-    serde_json::from_str(*pick(rng, NUMBERS)).unwrap()
+    serde_json::from_str(pick::<&str>(rng, NUMBERS)).unwrap()
 }
 
 fn value(rng: &mut TestRng, depth: u32) -> Value {
@@ -89,7 +89,7 @@ fn value(rng: &mut TestRng, depth: u32) -> Value {
 /// value: `2` and `2.0`).
 fn constant(rng: &mut TestRng) -> Value {
     let texts = ["2", "2.0", "1.5", "-0.5", r#""a""#, r#""zz""#, "null", "false", "[2]", "[2.0, 1]", r#"{"a": 2}"#, r#"{"a": 2.0}"#];
-    serde_json::from_str(*pick(rng, &texts)).unwrap()
+    serde_json::from_str(pick::<&str>(rng, &texts)).unwrap()
 }
 
 /// A random subset of `items` (at most `most`).
@@ -123,7 +123,7 @@ fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
             }
             // A keyword beside the values, which drops those failing it.
             if rng.random_range(0..3) == 0 {
-                let (keyword, condition) = pick(rng, BESIDE_ENUM).clone();
+                let (keyword, condition) = *pick(rng, BESIDE_ENUM);
                 s.insert(keyword.into(), serde_json::from_str(condition).unwrap());
             }
         }
@@ -132,7 +132,7 @@ fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
             for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
                 maybe(rng, &mut s, 3, keyword, number);
             }
-            maybe(rng, &mut s, 5, "multipleOf", |rng| serde_json::from_str(*pick(rng, &["2", "5", "0.5", "0.1", "4"])).unwrap());
+            maybe(rng, &mut s, 5, "multipleOf", |rng| serde_json::from_str(pick::<&str>(rng, &["2", "5", "0.5", "0.1", "4"])).unwrap());
         }
         3 => {
             s.insert("type".into(), json!("string"));
@@ -295,7 +295,7 @@ fn with_respellings(v: &Value, out: &mut Vec<Value>) {
     match v {
         Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0) => out.push(json!(n.as_f64().unwrap() as i64)),
         Value::Number(n) if !n.is_f64() => out.push(json!(n.as_f64().unwrap())),
-        Value::Array(items) => out.push(Value::Array(items.iter().map(|v| respelled(v)).collect())),
+        Value::Array(items) => out.push(Value::Array(items.iter().map(respelled).collect())),
         Value::Object(members) => out.push(Value::Object(members.iter().map(|(k, v)| (k.clone(), respelled(v))).collect())),
         _ => {}
     }

@@ -586,8 +586,12 @@ struct Patterns {
     /// What each set of patterns (with their roles) beside the counted string still
     /// needs, once explored: a JSON schema repeats its strings' patterns in many
     /// terminals, and an exploration that gives up may take milliseconds.
-    remaining: HashMap<(Vec<(u32, Role)>, usize, u32), Option<Remaining>>,
+    remaining: HashMap<RemainingKey, Option<Remaining>>,
 }
+
+/// What an exploration of [`Remaining`] depends on: the patterns with their roles, the
+/// most configurations it may search and the count below which a fitted horizon stops.
+type RemainingKey = (Vec<(u32, Role)>, usize, u32);
 
 impl Patterns {
     fn new(config: &LexerConfig) -> Patterns {
