@@ -6,6 +6,10 @@
 //! each with random instances drawn from the same names and values, so that many are
 //! valid and many are nearly so.
 //!
+//! A second test teacher-forces instances stackmask accepts through a small vocabulary
+//! of their own bytes and pieces, and compares the fast mask with the reference mask at
+//! every step (exactness on generated schemas, beside the MaskBench corpora).
+//!
 //! A quarter of the schemas are draft-07 (tuples as `items` arrays, `dependencies`,
 //! `definitions`), compiled with `Formats::OfTheDraft` as the reference reads formats
 //! (2020-12 schemas compile the same under either vocabulary).
@@ -29,11 +33,20 @@ use proptest::prelude::RngExt;
 use proptest::test_runner::TestRng;
 use serde_json::{json, Map, Value};
 use stackmask::frontend::json_schema::{compile_json_schema_value, Formats, JsonSchemaOptions};
-use stackmask::matcher::{CompileConfig, Recognizer};
-use stackmask::CompiledGrammar;
+use stackmask::classifier::StackClassifier;
+use stackmask::matcher::{oracle, CompileConfig, Recognizer};
+use stackmask::tokenizer::Vocabulary;
+use stackmask::{CompiledGrammar, Matcher};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 use support::{pick, rng_from_seed};
+
+/// Generated schemas whose accepted instances are teacher-forced token by token
+/// (`STACKMASK_DIFFERENTIAL_MASK_SCHEMAS` for more), and the most instances forced per
+/// schema.
+const MASK_SCHEMAS: u64 = 3000;
+const MASK_TEXTS: usize = 2;
 
 /// Generated schemas, and instances judged per schema.
 const SCHEMAS: u64 = 10_000;
@@ -382,4 +395,63 @@ fn stackmask_accepts_no_instance_the_reference_rejects() {
         assert!(compiled * 2 >= generated, "only {compiled} of {generated} generated schemas compile: the check judges too little");
         assert!(valid * 5 >= judged, "only {valid} of {judged} instances are valid: the check judges too few acceptances");
     }
+}
+
+/// A small vocabulary for `text`: each of its bytes and the pieces of a random split of
+/// it (1 to 6 bytes, so tokens span several lexemes, as `", "` does), then EOS. Returns
+/// the vocabulary and the split as token ids.
+fn vocabulary_for(rng: &mut TestRng, text: &[u8]) -> (Arc<Vocabulary>, Vec<u32>) {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let len = rng.random_range(1..=6).min(text.len() - at);
+        pieces.push(text[at..at + len].to_vec());
+        at += len;
+    }
+    let mut tokens: BTreeSet<Vec<u8>> = text.iter().map(|&b| vec![b]).collect();
+    tokens.extend(pieces.iter().cloned());
+    let tokens: Vec<Vec<u8>> = tokens.into_iter().collect();
+    let split = pieces.iter().map(|p| tokens.iter().position(|t| t == p).unwrap() as u32).collect();
+    let eos = tokens.len() as u32;
+    (Arc::new(Vocabulary::from_token_bytes(tokens, Some(eos))), split)
+}
+
+/// Masks over generated schemas: instances stackmask accepts are teacher-forced through
+/// a small vocabulary of their own bytes and pieces, and at every step the fast mask
+/// equals the reference mask (every token tried on a copy of the state); every token,
+/// then EOS, commits.
+#[test]
+fn masks_over_generated_schemas_equal_the_reference() {
+    let (mut texts, mut steps) = (0, 0);
+    let schemas = std::env::var("STACKMASK_DIFFERENTIAL_MASK_SCHEMAS").ok().and_then(|v| v.parse().ok()).unwrap_or(MASK_SCHEMAS);
+    for seed in 0..schemas {
+        let mut rng = rng_from_seed(seed.wrapping_add(1 << 40));
+        let schema = root(&mut rng);
+        let options = JsonSchemaOptions { formats: Formats::OfTheDraft, ..JsonSchemaOptions::default() };
+        let Ok(compiled) = compile_json_schema_value(&schema, &options).and_then(|g| CompiledGrammar::new(&g.grammar)).map(Arc::new)
+        else {
+            continue;
+        };
+        let mut known = Vec::new();
+        constants(&schema, &mut known);
+        let accepted: Vec<Value> =
+            (0..INSTANCES).map(|_| instance(&mut rng, &known)).filter(|i| stackmask_accepts(&compiled, i)).take(MASK_TEXTS).collect();
+        for instance in accepted {
+            let text = serde_json::to_string(&instance).unwrap();
+            let (vocab, split) = vocabulary_for(&mut rng, text.as_bytes());
+            let eos = vocab.eos_tokens()[0];
+            let mut m = Matcher::with_classifier(Arc::new(StackClassifier::new(Arc::clone(&compiled), vocab)));
+            let context = |step: usize| format!("seed {seed}, step {step}\n  schema {schema}\n  text {text}");
+            for (step, &token) in split.iter().chain([&eos]).enumerate() {
+                let verdict = oracle::verify(&mut m).unwrap_or_else(|e| panic!("{}: {e}", context(step)));
+                assert!(verdict.is_ok(), "fast mask differs from the reference ({:?}): {}", verdict.err(), context(step));
+                m.commit(token).unwrap_or_else(|e| panic!("commit refused: {e}: {}", context(step)));
+                steps += 1;
+            }
+            assert!(m.is_terminated(), "{}", context(split.len()));
+            texts += 1;
+        }
+    }
+    eprintln!("texts forced token by token: {texts}, masks compared with the reference: {steps}");
+    assert!(texts as u64 >= schemas, "only {texts} texts forced: the check masks too little");
 }
