@@ -519,7 +519,7 @@ impl<'a> Schemas<'a> {
         for (x, ys) in a.into_iter().zip(copies(b, a_len)) {
             let ys_len = ys.len();
             for (left, y) in copies(x, ys_len).zip(ys) {
-                out.extend(merge(left, y, at)?);
+                out.extend(merge(self, left, y, at)?);
             }
         }
         Ok(out)
@@ -844,7 +844,7 @@ fn copies<T: Clone>(value: T, n: usize) -> impl Iterator<Item = T> {
 /// The conjunction of two simple schemas, keyword by keyword; `None` when nothing
 /// satisfies both. Both are consumed, `b` merged into `a` in place (schemas hold whole
 /// subtrees: copies of them were most of the cost of a large `allOf`).
-pub(super) fn merge(a: Simple, b: Simple, at: &str) -> Result<Option<Simple>> {
+pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result<Option<Simple>> {
     let (a_before, b_before) = (scoping_view(&a, &b), scoping_view(&b, &a));
     let mut out = a;
     for (k, vb) in b {
@@ -907,8 +907,8 @@ pub(super) fn merge(a: Simple, b: Simple, at: &str) -> Result<Option<Simple>> {
         };
         out.insert(k, merged);
     }
-    scope_additional_properties(&mut out, &a_before, &b_before, at)?;
-    scope_additional_properties(&mut out, &b_before, &a_before, at)?;
+    scope_additional_properties(schemas, &mut out, &a_before, &b_before, at)?;
+    scope_additional_properties(schemas, &mut out, &b_before, &a_before, at)?;
     scope_items(&mut out, &a_before, &b_before);
     scope_items(&mut out, &b_before, &a_before);
     Ok(Some(out))
@@ -960,13 +960,13 @@ fn scope_items(out: &mut Simple, x: &Simple, y: &Simple) {
 /// matches the name) and the keys of `y`'s `patternProperties`. The merged schema
 /// would otherwise leave those members to `y` alone: `{"zz": 1}` met the `allOf` of
 /// `additionalProperties: false` and `patternProperties: {"^z": {}}`.
-fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &str) -> Result<()> {
+fn scope_additional_properties(schemas: &Schemas, out: &mut Simple, x: &Simple, y: &Simple, at: &str) -> Result<()> {
     let Some(additional) = x.get("additionalProperties") else { return Ok(()) };
     if additional == &Value::Bool(true) {
         return Ok(());
     }
     let own = x.get("properties").and_then(Value::as_object);
-    let own_patterns = pattern_spellings(x, at)?;
+    let own_patterns = pattern_spellings(schemas, x, at)?;
     let claimed = |name: &str| {
         let spelled = serde_json::to_string(name).unwrap_or_default();
         own.is_some_and(|own| own.contains_key(name)) || own_patterns.iter().any(|(_, p)| p.any(&spelled))
@@ -976,7 +976,7 @@ fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &st
     let foreign: Vec<String> =
         y.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys()).filter(|name| !claimed(name)).cloned().collect();
     let foreign_patterns: Vec<(String, Spellings)> =
-        pattern_spellings(y, at)?.into_iter().filter(|(p, _)| !own_patterns.iter().any(|(q, _)| q == p)).collect();
+        pattern_spellings(schemas, y, at)?.into_iter().filter(|(p, _)| !own_patterns.iter().any(|(q, _)| q == p)).collect();
     if !foreign_patterns.is_empty() {
         // A key of `y`'s pattern is `x`'s additional member unless `x` claims it; only
         // a pattern no claim of `x` can meet takes `additional` whole.
@@ -995,12 +995,13 @@ fn scope_additional_properties(out: &mut Simple, x: &Simple, y: &Simple, at: &st
     scope_into(out, "properties", foreign, additional, at)
 }
 
-/// `x`'s `patternProperties` patterns, each with its regex over key spellings.
-fn pattern_spellings(x: &Simple, at: &str) -> Result<Vec<(String, Spellings)>> {
+/// `x`'s `patternProperties` patterns, each with its regex over key spellings (through
+/// the compile's pattern cache: merges meet the same patterns again and again).
+fn pattern_spellings(schemas: &Schemas, x: &Simple, at: &str) -> Result<Vec<(String, Spellings)>> {
     let patterns = x.get("patternProperties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys());
     patterns
         .map(|p| {
-            let regex = strings::pattern(p).map_err(|reason| Schemas::error(at, reason))?;
+            let regex = schemas.pattern(p).map_err(|reason| Schemas::error(at, reason))?;
             Ok((p.clone(), Spellings::new(std::slice::from_ref(&regex.0), at)?))
         })
         .collect()
