@@ -6,7 +6,7 @@
 //! would accept its spelling. A keyword these checks do not know is an error, never a
 //! pass.
 
-use super::emit::{pattern_properties, spelling, Emitter, UNSUPPORTED};
+use super::emit::{spelling, Emitter, UNSUPPORTED};
 use super::normalize::{count, required, same_value, Schemas, Simple, Types};
 use super::strings::{self, Spellings};
 use crate::error::Result;
@@ -73,9 +73,9 @@ impl Emitter<'_> {
             return Ok(false);
         }
         let declared = s.get("properties").and_then(Value::as_object);
-        let patterns = pattern_properties(self.schemas, s, at)?
+        let patterns = strings::pattern_properties(self.schemas, s, at)?
             .into_iter()
-            .map(|(regex, schema)| Ok((Spellings::new(std::slice::from_ref(&regex.0), at)?, schema)))
+            .map(|p| Ok((p.keys(at)?, p.schema)))
             .collect::<Result<Vec<_>>>()?;
         let names = self.property_name_regexes(s, at)?;
         let names = (!names.is_empty()).then(|| Spellings::new(&names, at)).transpose()?;

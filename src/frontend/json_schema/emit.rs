@@ -8,7 +8,7 @@
 //! constraints on one string or number.
 
 use super::normalize::{count, Schemas, Simple, Types, ANNOTATIONS};
-use super::strings::{self, Spellings, StringRegex};
+use super::strings::{self, PatternProperty, Spellings};
 use super::{numbers, PropertyOrder, Whitespace};
 use crate::error::Result;
 use crate::ir::{GrammarBuilder, NonterminalId, Symbol, TerminalId, TerminalPattern};
@@ -580,7 +580,7 @@ impl<'a> Emitter<'a> {
     // ----- objects -----
 
     fn object(&mut self, s: &Simple, at: &str) -> Result<Vec<Vec<Symbol>>> {
-        let patterns = pattern_properties(self.schemas, s, at)?;
+        let patterns = strings::pattern_properties(self.schemas, s, at)?;
         let key_regexes = self.property_name_regexes(s, at)?;
         let Some(members) = self.members(s, &patterns, &key_regexes, at)? else { return Ok(Vec::new()) };
         let extra = self.extra_members(s, &patterns, &key_regexes, at)?;
@@ -795,13 +795,13 @@ impl<'a> Emitter<'a> {
     fn members(
         &mut self,
         s: &Simple,
-        patterns: &[(StringRegex, &Value)],
+        patterns: &[PatternProperty],
         key_regexes: &[String],
         at: &str,
     ) -> Result<Option<Vec<Member>>> {
         let matchers = patterns
             .iter()
-            .map(|(regex, schema)| Ok((Spellings::new(std::slice::from_ref(&regex.0), at)?, *schema)))
+            .map(|p| Ok((p.keys(at)?, p.schema)))
             .collect::<Result<Vec<_>>>()?;
         let required: Vec<&str> = s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let declared = s.get("properties").and_then(Value::as_object);
@@ -852,14 +852,14 @@ impl<'a> Emitter<'a> {
     fn extra_members(
         &mut self,
         s: &Simple,
-        patterns: &[(StringRegex, &Value)],
+        patterns: &[PatternProperty],
         names: &[String],
         at: &str,
     ) -> Result<Vec<(Symbol, NonterminalId)>> {
         let declared: Vec<String> = self.declared_spellings(s);
         let mut out = Vec::new();
         for matched in pattern_overlaps(self.schemas, patterns, names, &declared, at)? {
-            let schemas: Vec<&Value> = matched.iter().map(|&i| patterns[i].1).collect();
+            let schemas: Vec<&Value> = matched.iter().map(|&i| patterns[i].schema).collect();
             let schema = match schemas[..] {
                 [one] => one.clone(),
                 _ => serde_json::json!({ "allOf": schemas }),
@@ -868,8 +868,8 @@ impl<'a> Emitter<'a> {
                 continue;
             }
             let mut except = declared.clone();
-            except.extend(patterns.iter().enumerate().filter(|(j, _)| !matched.contains(j)).map(|(_, (r, _))| r.0.clone()));
-            let mut all: Vec<String> = matched.iter().map(|&i| patterns[i].0 .0.clone()).collect();
+            except.extend(patterns.iter().enumerate().filter(|(j, _)| !matched.contains(j)).map(|(_, p)| p.regex.0.clone()));
+            let mut all: Vec<String> = matched.iter().map(|&i| patterns[i].regex.0.clone()).collect();
             all.extend(names.iter().cloned());
             let key = self.terminal(TerminalPattern::Compound { all, except });
             let which: Vec<String> = matched.iter().map(usize::to_string).collect();
@@ -879,7 +879,7 @@ impl<'a> Emitter<'a> {
         let additional = s.get("additionalProperties").cloned().unwrap_or(Value::Bool(true));
         if !self.schemas.flatten(&additional, at)?.is_empty() {
             let mut except = declared;
-            except.extend(patterns.iter().map(|(r, _)| r.0.clone()));
+            except.extend(patterns.iter().map(|p| p.regex.0.clone()));
             let mut all = vec![strings::length(0, None)];
             all.extend(names.iter().cloned());
             let key = self.terminal(TerminalPattern::Compound { all, except });
@@ -1002,17 +1002,6 @@ fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
     })
 }
 
-/// The `patternProperties` of `s`: each pattern as a regex over key spellings, with its
-/// schema.
-pub(super) fn pattern_properties<'s>(schemas: &Schemas, s: &'s Simple, at: &str) -> Result<Vec<(StringRegex, &'s Value)>> {
-    s.get("patternProperties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .map(|(p, schema)| schemas.pattern(p).map(|r| (r, schema)).map_err(|reason| Schemas::error(at, reason)))
-        .collect()
-}
-
 /// Most sets of `patternProperties` patterns whose keys one object tells apart.
 const MAX_PATTERN_SETS: usize = 256;
 
@@ -1026,12 +1015,12 @@ const MAX_PATTERN_SETS: usize = 256;
 /// their automata, one group of overlapping patterns at a time.
 fn pattern_overlaps(
     schemas: &Schemas,
-    patterns: &[(StringRegex, &Value)],
+    patterns: &[PatternProperty],
     names: &[String],
     declared: &[String],
     at: &str,
 ) -> Result<Vec<Vec<usize>>> {
-    let regex = |i: usize| patterns[i].0 .0.clone();
+    let regex = |i: usize| patterns[i].regex.0.clone();
     let mut groups = Partition::new(patterns.len());
     for i in 0..patterns.len() {
         for j in i + 1..patterns.len() {

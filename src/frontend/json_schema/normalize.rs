@@ -995,16 +995,9 @@ fn scope_additional_properties(schemas: &Schemas, out: &mut Simple, x: &Simple, 
     scope_into(out, "properties", foreign, additional, at)
 }
 
-/// `x`'s `patternProperties` patterns, each with its regex over key spellings (through
-/// the compile's pattern cache: merges meet the same patterns again and again).
+/// `x`'s `patternProperties` patterns, each with a matcher of the key spellings it matches.
 fn pattern_spellings(schemas: &Schemas, x: &Simple, at: &str) -> Result<Vec<(String, Spellings)>> {
-    let patterns = x.get("patternProperties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys());
-    patterns
-        .map(|p| {
-            let regex = schemas.pattern(p).map_err(|reason| Schemas::error(at, reason))?;
-            Ok((p.clone(), Spellings::new(std::slice::from_ref(&regex.0), at)?))
-        })
-        .collect()
+    strings::pattern_properties(schemas, x, at)?.iter().map(|p| Ok((p.pattern.to_string(), p.keys(at)?))).collect()
 }
 
 /// Puts `additional` beside the schemas of `names` in `out`'s map `keyword`.

@@ -411,6 +411,33 @@ fn representative_bytes(dfas: &[&DFA]) -> Vec<u8> {
     (0..=255u8).filter(|&b| b == 0 || changes(b)).collect()
 }
 
+/// One `patternProperties` entry: its pattern as written and as a regex over key
+/// spellings, and the schema of the members whose keys it matches.
+pub(super) struct PatternProperty<'s> {
+    pub(super) pattern: &'s str,
+    pub(super) regex: StringRegex,
+    pub(super) schema: &'s Value,
+}
+
+impl PatternProperty<'_> {
+    /// A matcher of the key spellings the pattern matches.
+    pub(super) fn keys(&self, at: &str) -> Result<Spellings> {
+        Spellings::new(std::slice::from_ref(&self.regex.0), at)
+    }
+}
+
+/// The `patternProperties` of `s`, read through the compile's pattern cache (merges
+/// and emission meet the same patterns again and again).
+pub(super) fn pattern_properties<'s>(schemas: &Schemas, s: &'s Simple, at: &str) -> Result<Vec<PatternProperty<'s>>> {
+    let entries = s.get("patternProperties").and_then(Value::as_object).into_iter().flatten();
+    entries
+        .map(|(pattern, schema)| {
+            let regex = schemas.pattern(pattern).map_err(|reason| Schemas::error(at, reason))?;
+            Ok(PatternProperty { pattern, regex, schema })
+        })
+        .collect()
+}
+
 /// Regexes over spellings, compiled once, against which the compiler tests values it
 /// knows (enum values, declared property names). A regex that cannot be compiled is an
 /// error: a silent "no match" could widen the grammar.
