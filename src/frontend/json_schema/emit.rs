@@ -26,8 +26,6 @@ pub(super) const UNSUPPORTED: &[&str] = &[
     "$recursiveRef",
 ];
 
-/// Keywords that constrain strings only.
-pub(super) const STRING_KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength"];
 
 /// The most declared properties any order is built for, whatever the options say:
 /// `2^16` member sets already pass the default production limit, and the set is a `u64`.
@@ -252,7 +250,7 @@ impl<'a> Emitter<'a> {
                         }
                     }
                     string_keywords
-                        if string_keywords.iter().all(|k| STRING_KEYWORDS.contains(k))
+                        if string_keywords.iter().all(|k| strings::KEYWORDS.contains(k))
                             && (Types::STRING.contains(types) || types == Types::ALL) =>
                     {
                         // `{pattern}` and its kin admit every non-string: `not` excludes them.
@@ -408,12 +406,8 @@ impl<'a> Emitter<'a> {
             ("exclusiveMaximum", numbers::Side::Below, true),
         ] {
             if let Some(v) = s.get(keyword) {
-                let v = v.as_f64().ok_or_else(|| Schemas::error(at, format!("{keyword} must be a number")))?;
-                if let Some(regex) = numbers::bound(side, v, strict) {
-                    bounds.push(regex);
-                } else if (side == numbers::Side::Above) == (v > 0.0) {
-                    return Ok(None);
-                }
+                let v = v.as_number().ok_or_else(|| Schemas::error(at, format!("{keyword} must be a number")))?;
+                bounds.push(numbers::bound(side, v, strict));
             }
         }
         let base = match (kinds.contains(Types::INTEGER), fractions, bounds.is_empty()) {
@@ -972,13 +966,14 @@ pub(super) fn spelling(value: &Value) -> String {
 
 /// Keywords that do not constrain an enum's values.
 fn ignorable(keyword: &str) -> bool {
-    !matches!(
+    let constrains = matches!(
         keyword,
-        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "minLength" | "maxLength"
-            | "pattern" | "format" | "items" | "prefixItems" | "additionalItems" | "minItems" | "maxItems"
-            | "uniqueItems" | "properties" | "required" | "additionalProperties" | "patternProperties"
-            | "propertyNames" | "minProperties" | "maxProperties" | "contains"
-    )
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "items" | "prefixItems"
+            | "additionalItems" | "minItems" | "maxItems" | "uniqueItems" | "properties" | "required"
+            | "additionalProperties" | "patternProperties" | "propertyNames" | "minProperties" | "maxProperties"
+            | "contains"
+    );
+    !constrains && !strings::KEYWORDS.contains(&keyword)
 }
 
 /// Spellings of the multiples of `m`: integers whose last digits decide divisibility

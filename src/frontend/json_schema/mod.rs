@@ -261,6 +261,10 @@ pub fn compile_json_schema(text: &str, options: &JsonSchemaOptions) -> Result<Sc
 /// # Errors
 /// As [`compile_json_schema`].
 pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> Result<SchemaGrammar> {
+    if let Some(pointer) = strings::reserved_keyword_at(root, "#") {
+        let reason = format!("`{}` is reserved for the compiler's own use", strings::REGEXES);
+        return Err(Error::Schema { pointer, reason });
+    }
     let schemas = normalize::Schemas {
         root,
         draft: Draft::of(root),

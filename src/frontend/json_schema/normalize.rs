@@ -16,6 +16,7 @@
 //! kept as the bits of a [`Types`] set, and `pattern`, `format` and `not` are arrays (an `allOf`
 //! of two patterns keeps both; the lexer intersects them).
 
+use super::numbers;
 use super::strings::{self, Spellings, StringRegex};
 use super::{Draft, Formats, JsonSchemaOptions, OneOf};
 use crate::error::{Error, Result};
@@ -468,16 +469,12 @@ impl<'a> Schemas<'a> {
                 }
                 "maxLength" => out.push(typed(Types::STRING, "minLength", Value::from(count(condition, k, at)?.unwrap_or(0) + 1))),
                 "maxItems" => out.push(typed(Types::ARRAY, "minItems", Value::from(count(condition, k, at)?.unwrap_or(0) + 1))),
-                // Strings failing one regex: the emitter excludes it.
-                "pattern" | "format" => {
-                    let [one] = v.as_array().map(Vec::as_slice).unwrap_or(&[]) else { return Ok(None) };
+                // Strings failing one of the keyword's regexes (the emitter excludes each).
+                "pattern" | "format" | strings::REGEXES => {
                     let mut alone = Simple::new();
-                    alone.insert(k.clone(), Value::Array(vec![one.clone()]));
-                    let single = matches!(strings::of_simple(self, &alone, &[], at), Ok(Some((all, _))) if all.len() == 1);
-                    if !single {
-                        return Ok(None);
-                    }
-                    out.push(typed(Types::STRING, "not", serde_json::json!([{ k.as_str(): one }])));
+                    alone.insert(k.clone(), v.clone());
+                    let Ok(Some((all, _))) = strings::of_simple(self, &alone, &[], at) else { return Ok(None) };
+                    out.extend(strings::failing_some(&all));
                 }
                 "enum" => {
                     let scalar = |x: &Value| !(x.is_array() || x.is_object());
@@ -694,7 +691,7 @@ pub(super) fn count(s: &Simple, keyword: &str, at: &str) -> Result<Option<u64>> 
 /// The keywords of `s` that [`strings_disjoint`] reads, written out as one text
 /// (`None` if they cannot be: then the answer is not remembered).
 fn string_keywords(s: &Simple) -> Option<String> {
-    let read = ["pattern", "format", "minLength", "maxLength", "enum"].map(|k| s.get(k));
+    let read: Vec<Option<&Value>> = strings::KEYWORDS.iter().chain(&["enum"]).map(|k| s.get(*k)).collect();
     serde_json::to_string(&read).ok()
 }
 
@@ -742,7 +739,7 @@ const ASSERTIONS: &[&str] = &[
     "maxContains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
     "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "multipleOf", "dependencies",
     "dependentRequired", "dependentSchemas", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems",
-    "nullable", "$dynamicRef", "$recursiveRef",
+    "nullable", "$dynamicRef", "$recursiveRef", strings::REGEXES,
 ];
 
 /// JSON Schema's equality of two values: numbers by their exact value (`1` equals `1.0`,
@@ -834,6 +831,15 @@ fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
     Ok(())
 }
 
+/// The order of two bounds' values ([`numbers::compare`]: integers beyond a float's
+/// precision too).
+fn numeric_order(a: &Value, b: &Value, at: &str) -> Result<std::cmp::Ordering> {
+    match (a.as_number(), b.as_number()) {
+        (Some(a), Some(b)) => Ok(numbers::compare(a, b)),
+        _ => Err(Schemas::error(at, "a bound must be a number")),
+    }
+}
+
 /// `value`, `n` times: copies first, `value` itself last (so a schema used once is
 /// never copied).
 fn copies<T: Clone>(value: T, n: usize) -> impl Iterator<Item = T> {
@@ -880,7 +886,7 @@ pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result
                 }
                 Value::Array(both)
             }
-            "required" | "pattern" | "format" | "not" => {
+            "required" | "pattern" | "format" | "not" | strings::REGEXES => {
                 let mut list = va.as_array().cloned().unwrap_or_default();
                 for v in vb.as_array().into_iter().flatten() {
                     if !list.contains(v) {
@@ -893,10 +899,10 @@ pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result
                 serde_json::json!({ "allOf": [va, vb] })
             }
             "minimum" | "exclusiveMinimum" | "minLength" | "minItems" | "minProperties" => {
-                if va.as_f64() >= vb.as_f64() { va.clone() } else { vb.clone() }
+                if numeric_order(va, vb, at)?.is_ge() { va.clone() } else { vb.clone() }
             }
             "maximum" | "exclusiveMaximum" | "maxLength" | "maxItems" | "maxProperties" => {
-                if va.as_f64() <= vb.as_f64() { va.clone() } else { vb.clone() }
+                if numeric_order(va, vb, at)?.is_le() { va.clone() } else { vb.clone() }
             }
             "uniqueItems" => Value::Bool(va == &Value::Bool(true) || vb == &Value::Bool(true)),
             // An annotation or unknown keyword: no constraint to combine.

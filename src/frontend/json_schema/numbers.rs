@@ -53,13 +53,11 @@ pub(super) enum Side {
     Below,
 }
 
-/// The plain-notation numbers on `side` of `bound`; `strict` excludes the bound.
-/// `None` when the bound is not finite.
-pub(super) fn bound(side: Side, value: f64, strict: bool) -> Option<String> {
-    if !value.is_finite() {
-        return None;
-    }
-    let (negative, magnitude) = Decimal::of(value);
+/// The plain-notation numbers on `side` of `value`; `strict` excludes the bound. An
+/// integer bound is read exactly (`maximum: 9223372036854775807` is not the float
+/// 2^63), a fraction as [`Decimal::of`] reads its float.
+pub(super) fn bound(side: Side, value: &serde_json::Number, strict: bool) -> String {
+    let (negative, magnitude) = sign_and_magnitude(value);
     let negative = negative && !magnitude.is_zero();
     // x >= v for v >= 0 is |x| >= v among non-negatives; for v < 0 it is every
     // non-negative plus the negatives with |x| <= |v|. The other cases mirror it.
@@ -88,7 +86,22 @@ pub(super) fn bound(side: Side, value: f64, strict: bool) -> Option<String> {
             format!("-(?:{m})")
         }
     };
-    Some(format!("(?:{regex})"))
+    format!("(?:{regex})")
+}
+
+/// The order of two numbers' values, exact where [`bound`] is (integers exactly,
+/// fractions as their floats read).
+pub(super) fn compare(a: &serde_json::Number, b: &serde_json::Number) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    let ((a_negative, a), (b_negative, b)) = (sign_and_magnitude(a), sign_and_magnitude(b));
+    let (a_negative, b_negative) = (a_negative && !a.is_zero(), b_negative && !b.is_zero());
+    let magnitudes = || (a.int.len(), &a.int, &a.frac).cmp(&(b.int.len(), &b.int, &b.frac));
+    match (a_negative, b_negative) {
+        (false, true) => Ordering::Greater,
+        (true, false) => Ordering::Less,
+        (false, false) => magnitudes(),
+        (true, true) => magnitudes().reverse(),
+    }
 }
 
 /// Every plain-notation spelling of exactly the value of `n` (`1.5` is also `1.50`, `1`
@@ -264,9 +277,10 @@ mod tests {
             }
         }
         for bound_value in [0.0, 1.0, 0.5, 0.25, 12.0, 12.5, 99.99, 100.0, -1.0, -0.5, -12.25, 1000.0] {
+            let number = serde_json::Number::from_f64(bound_value).unwrap();
             for side in [Side::Above, Side::Below] {
                 for strict in [false, true] {
-                    let regex = bound(side, bound_value, strict).unwrap();
+                    let regex = bound(side, &number, strict);
                     for text in &texts {
                         let x: f64 = text.parse().unwrap();
                         let expected = match (side, strict) {
@@ -313,8 +327,36 @@ mod tests {
         assert!(!matches(&spellings(&big), "9007199254740992"));
     }
 
+    /// Integer bounds beyond a float's precision are read exactly: the float of
+    /// `2^63 - 1` is `2^63`, which the bound must not admit.
     #[test]
-    fn infinite_bounds_are_refused() {
-        assert_eq!(bound(Side::Above, f64::INFINITY, false), None);
+    fn integer_bounds_beyond_a_float_are_exact() {
+        let number = |text: &str| -> serde_json::Number { serde_json::from_str(text).unwrap() };
+        let int64_max = number("9223372036854775807");
+        assert!(matches(&bound(Side::Below, &int64_max, false), "9223372036854775807"));
+        assert!(!matches(&bound(Side::Below, &int64_max, false), "9223372036854775808"));
+        let above = bound(Side::Above, &number("9007199254740993"), false);
+        assert!(!matches(&above, "9007199254740992") && matches(&above, "9007199254740993"));
+        let below = bound(Side::Below, &number("-9223372036854775808"), true);
+        assert!(matches(&below, "-9223372036854775809") && !matches(&below, "-9223372036854775808"));
+    }
+
+    #[test]
+    fn numbers_compare_by_exact_value() {
+        use std::cmp::Ordering::*;
+        let number = |text: &str| -> serde_json::Number { serde_json::from_str(text).unwrap() };
+        for (a, b, order) in [
+            ("9007199254740993", "9007199254740992", Greater),
+            ("18446744073709551615", "18446744073709551614", Greater),
+            ("-1", "0", Less),
+            ("-0.0", "0", Equal),
+            ("1.5", "1.25", Greater),
+            ("-1.5", "-1.25", Less),
+            ("2", "2.0", Equal),
+            ("10", "9.99", Greater),
+        ] {
+            assert_eq!(compare(&number(a), &number(b)), order, "{a} vs {b}");
+            assert_eq!(compare(&number(b), &number(a)), order.reverse(), "{b} vs {a}");
+        }
     }
 }

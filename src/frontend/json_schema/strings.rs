@@ -2,15 +2,18 @@
 //!
 //! A schema constrains the *decoded* string; the lexer reads its JSON spelling. Every
 //! regex built here describes the spelling, quotes included. Constrained strings are
-//! spelled canonically (as `json.dumps(..., ensure_ascii=False)` and `serde_json` write
-//! them): characters appear as themselves except `"`, `\` and the control characters,
-//! which use their short escape (`\n`) or `\u00XX`. Canonical spelling is one-to-one,
-//! so a set of decoded strings and its set of spellings have the same members, which is
-//! what makes "none of these names" and length bounds exact. Unconstrained strings
-//! accept every escape JSON allows.
+//! spelled as the lexer's [`JSON_CHAR`] spells characters: as themselves, except `"`,
+//! `\` and the control characters, which take their short escape (`\n`) or `\u00XX`
+//! (a control character with a short escape has both spellings, and hex digits may be
+//! of either case). Every regex here holds *every* such spelling of each string it
+//! admits ([`spellings_of`]), so a set of decoded strings and its set of spellings
+//! stand for each other: excluding a string excludes all its spellings, which is what
+//! makes "none of these names", a `not` and length bounds exact. (With one spelling per
+//! character excluded, `"\u0009"` had slipped past an exclusion of a tab.) Unconstrained
+//! strings accept every escape JSON allows.
 
 use super::formats::{self, Format};
-use super::normalize::{count, Schemas, Simple};
+use super::normalize::{count, Schemas, Simple, Types};
 use crate::error::Result;
 use crate::frontend::pyregex;
 use crate::lexer::JSON_CHAR;
@@ -30,10 +33,48 @@ pub(super) const ANY_STRING: &str = r#""(?:[^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u[0-9
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct StringRegex(pub String);
 
+/// The compiler's own keyword, reserved in schemas ([`reserved_keyword_at`]): regexes
+/// over spellings that a string must match, as [`of_simple`] lists them. It writes the
+/// strings failing a constraint of several regexes (a `hostname` is its labels and its
+/// length), which no `pattern` or `format` of one regex can: [`failing_some`].
+pub(super) const REGEXES: &str = "$stackmask:regexes";
+
+/// Where `schema` holds [`REGEXES`] as a member name, if anywhere (a JSON pointer).
+pub(super) fn reserved_keyword_at(schema: &Value, at: &str) -> Option<String> {
+    let escaped = |k: &str| k.replace('~', "~0").replace('/', "~1");
+    match schema {
+        Value::Object(map) if map.contains_key(REGEXES) => Some(at.to_string()),
+        Value::Object(map) => map.iter().find_map(|(k, v)| reserved_keyword_at(v, &format!("{at}/{}", escaped(k)))),
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| reserved_keyword_at(v, &format!("{at}/{i}"))),
+        _ => None,
+    }
+}
+
+/// The strings failing some regex of `all` (a conjunction), as disjoint string
+/// schemas: those failing the first, those matching the first and failing the second,
+/// and so on.
+pub(super) fn failing_some(all: &[String]) -> Vec<Simple> {
+    (0..all.len())
+        .map(|i| {
+            let mut s = Simple::new();
+            s.insert("type".into(), Value::from(Types::STRING.0));
+            if i > 0 {
+                s.insert(REGEXES.into(), Value::from(all[..i].to_vec()));
+            }
+            s.insert("not".into(), serde_json::json!([{ REGEXES: [all[i]] }]));
+            s
+        })
+        .collect()
+}
+
+/// The keywords [`of_simple`] reads: whatever reads a string's language off a schema
+/// (disjointness, an enum's filter, a negation) reads these.
+pub(super) const KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength", REGEXES];
+
 /// The regexes a string must match and those it must not; `None` if no string is
 /// admitted.
 pub(super) fn of_simple(schemas: &Schemas, s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
-    let mut all = Vec::new();
+    let mut all: Vec<String> = s.get(REGEXES).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect();
     for p in s.get("pattern").and_then(Value::as_array).into_iter().flatten() {
         let p = p.as_str().ok_or_else(|| Schemas::error(at, "pattern must be a string"))?;
         all.push(schemas.pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
@@ -70,7 +111,13 @@ pub(super) fn length(min: u64, max: Option<u64>) -> String {
 pub(super) fn literal(value: &str) -> String {
     let mut out = String::from("\"");
     for c in value.chars() {
-        out.push_str(&regex_syntax::escape(&spell(c)));
+        match spellings_of(c).as_slice() {
+            [one] => out.push_str(&regex_syntax::escape(one)),
+            several => {
+                let escaped: Vec<String> = several.iter().map(|s| regex_syntax::escape(s)).collect();
+                out.push_str(&format!("(?:{})", escaped.join("|")));
+            }
+        }
     }
     out.push('"');
     out
@@ -169,7 +216,7 @@ fn spell_hir(hir: &Hir) -> Result<Hir, String> {
         HirKind::Empty => Hir::empty(),
         HirKind::Literal(literal) => {
             let text = std::str::from_utf8(&literal.0).map_err(|_| "a byte-level literal".to_string())?;
-            Hir::concat(text.chars().map(|c| Hir::literal(spell(c).into_bytes())).collect())
+            Hir::concat(text.chars().map(spelled_char).collect())
         }
         HirKind::Class(Class::Unicode(class)) => spell_class(class),
         HirKind::Class(Class::Bytes(_)) => return Err("byte-level classes are not supported".into()),
@@ -197,9 +244,7 @@ fn spell_class(class: &ClassUnicode) -> Hir {
     let mut special = class.clone();
     special.intersect(&escaped_chars());
     for range in special.iter() {
-        for c in range.start()..=range.end() {
-            alternatives.push(Hir::literal(spell(c).into_bytes()));
-        }
+        alternatives.extend((range.start()..=range.end()).map(spelled_char));
     }
     Hir::alternation(alternatives)
 }
@@ -213,19 +258,34 @@ fn escaped_chars() -> ClassUnicode {
     ])
 }
 
-/// The canonical spelling of one character inside a JSON string.
-fn spell(c: char) -> String {
-    match c {
-        '"' => "\\\"".into(),
-        '\\' => "\\\\".into(),
-        '\n' => "\\n".into(),
-        '\r' => "\\r".into(),
-        '\t' => "\\t".into(),
-        '\x08' => "\\b".into(),
-        '\x0C' => "\\f".into(),
-        c if (c as u32) < 0x20 => format!("\\u{:04x}", c as u32),
-        c => c.to_string(),
+/// The spellings of one character, as one `Hir`.
+fn spelled_char(c: char) -> Hir {
+    Hir::alternation(spellings_of(c).into_iter().map(|s| Hir::literal(s.into_bytes())).collect())
+}
+
+/// Every spelling of one character inside a JSON string that the lexer's strings
+/// admit ([`JSON_CHAR`]), the canonical one (`json.dumps`, `serde_json`) first: the
+/// character itself; `\"` and `\\`; a control character's short escape where it has
+/// one, and `\u00XX` with hex letters of either case.
+fn spellings_of(c: char) -> Vec<String> {
+    let short = match c {
+        '"' => return vec!["\\\"".into()],
+        '\\' => return vec!["\\\\".into()],
+        '\n' => Some("\\n"),
+        '\r' => Some("\\r"),
+        '\t' => Some("\\t"),
+        '\x08' => Some("\\b"),
+        '\x0C' => Some("\\f"),
+        c if (c as u32) >= 0x20 => return vec![c.to_string()],
+        _ => None,
+    };
+    let lower = format!("\\u{:04x}", c as u32);
+    let upper = format!("\\u{:04X}", c as u32);
+    let mut out: Vec<String> = short.map(String::from).into_iter().chain([lower.clone()]).collect();
+    if upper != lower {
+        out.push(upper);
     }
+    out
 }
 
 /// Most product states [`Languages::meet`] explores before giving up.
