@@ -303,6 +303,9 @@ impl<'a> Emitter<'a> {
         } else {
             Some(Spellings::none())
         };
+        // An integer where `type` admits only integers is spelled as one (as `type:
+        // integer` alone spells it): `1.0` is no integer in draft 4.
+        let integers_only = s.get("type").and_then(Value::as_u64).is_some_and(|bits| !Types(bits as u8).intersects(Types::FRACTION));
         // The object and array keywords (and any `not`), checked value by value.
         let mut beside = s.clone();
         beside.remove("enum");
@@ -322,9 +325,13 @@ impl<'a> Emitter<'a> {
                     Value::Object(_) | Value::Array(_) => self.admits_simple(&beside, value, at, 0)?,
                     Value::Null => true,
                 };
-            if admitted {
-                out.push(self.literal(value));
+            if !admitted {
+                continue;
             }
+            out.push(match value {
+                Value::Number(n) if integers_only => vec![self.regex_terminal(numbers::integer_spellings(n))],
+                _ => self.literal(value),
+            });
         }
         Ok(out)
     }
@@ -979,22 +986,27 @@ fn ignorable(keyword: &str) -> bool {
 /// Spellings of the multiples of `m`: integers whose last digits decide divisibility
 /// (`m` divides 1000), or numbers with at most `k` decimals (`m = 10^-k`).
 fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
-    let m = m.as_f64().filter(|m| *m > 0.0)?;
-    if m.fract() == 0.0 {
-        let m = m as u64;
-        let digits = (1..=3u32).find(|&d| 10u64.pow(d) % m == 0)?;
-        let multiples: Vec<u64> = (0..10u64.pow(digits)).step_by(m as usize).collect();
-        let endings: Vec<String> = multiples.iter().map(|r| format!("{r:0width$}", width = digits as usize)).collect();
-        let short: Vec<String> = multiples.iter().map(u64::to_string).collect();
-        let fraction = if fractions { r"(?:\.0+)?" } else { "" };
-        return Some(format!("-?(?:[1-9][0-9]*(?:{})|{}){fraction}", endings.join("|"), short.join("|")));
+    // Read exactly: a tolerance had taken 0.1000000000001 for 0.1.
+    let plain = numbers::plain(m.as_number()?);
+    if let Some(frac) = plain.strip_prefix("0.") {
+        let power_of_ten = frac.strip_suffix('1').is_some_and(|zeros| zeros.bytes().all(|b| b == b'0'));
+        let decimals = frac.len();
+        if !power_of_ten || decimals > 9 {
+            return None;
+        }
+        return Some(if fractions {
+            format!(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]{{1,{decimals}}}0*)?")
+        } else {
+            numbers::ANY_INTEGER.to_string()
+        });
     }
-    let decimals = (1..=9).find(|&k| (m * 10f64.powi(k) - 1.0).abs() < 1e-9)?;
-    Some(if fractions {
-        format!(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]{{1,{decimals}}}0*)?")
-    } else {
-        numbers::ANY_INTEGER.to_string()
-    })
+    let m: u64 = plain.parse().ok().filter(|m| *m > 0)?;
+    let digits = (1..=3u32).find(|&d| 10u64.pow(d) % m == 0)?;
+    let multiples: Vec<u64> = (0..10u64.pow(digits)).step_by(m as usize).collect();
+    let endings: Vec<String> = multiples.iter().map(|r| format!("{r:0width$}", width = digits as usize)).collect();
+    let short: Vec<String> = multiples.iter().map(u64::to_string).collect();
+    let fraction = if fractions { r"(?:\.0+)?" } else { "" };
+    Some(format!("-?(?:[1-9][0-9]*(?:{})|{}){fraction}", endings.join("|"), short.join("|")))
 }
 
 /// Most sets of `patternProperties` patterns whose keys one object tells apart.

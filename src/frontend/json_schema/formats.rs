@@ -107,8 +107,10 @@ fn uri(relative: bool) -> String {
 
 fn duration() -> String {
     let n = "[0-9]+";
-    let date_part = format!("(?:{n}Y(?:{n}M)?(?:{n}D)?|{n}M(?:{n}D)?|{n}D)");
-    let time_part = format!("T(?:{n}H(?:{n}M)?(?:{n}S)?|{n}M(?:{n}S)?|{n}S)");
+    // RFC 3339, Appendix A: a unit is followed only by the next smaller one (`P1Y1D`
+    // and `PT1H1S` skip one and are not durations).
+    let date_part = format!("(?:{n}Y(?:{n}M(?:{n}D)?)?|{n}M(?:{n}D)?|{n}D)");
+    let time_part = format!("T(?:{n}H(?:{n}M(?:{n}S)?)?|{n}M(?:{n}S)?|{n}S)");
     format!("P(?:{date_part}(?:{time_part})?|{time_part}|{n}W)")
 }
 

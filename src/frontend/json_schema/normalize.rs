@@ -823,6 +823,9 @@ fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
             }
         }
     }
+    if draft < Draft::Draft2020 {
+        scope_items_over_prefix(s);
+    }
     for keyword in ["pattern", "format", "not"] {
         if let Some(v) = s.remove(keyword) {
             s.insert(keyword.into(), Value::Array(vec![v]));
@@ -837,6 +840,19 @@ fn numeric_order(a: &Value, b: &Value, at: &str) -> Result<std::cmp::Ordering> {
     match (a.as_number(), b.as_number()) {
         (Some(a), Some(b)) => Ok(numbers::compare(a, b)),
         _ => Err(Schemas::error(at, "a bound must be a number")),
+    }
+}
+
+/// Before 2020-12, `prefixItems` is an unknown keyword and `items` (one schema) holds
+/// of every element. `prefixItems` is enforced in every draft (as the schema's author
+/// meant it), but must not widen `items` there: `items` also holds of the prefix, so the
+/// array meets both readings (`prefixItems: [{}]` beside `items: false` is no element).
+fn scope_items_over_prefix(s: &mut Simple) {
+    let Some(items) = s.get("items").filter(|items| !items.is_array()).cloned() else { return };
+    if let Some(Value::Array(prefix)) = s.get_mut("prefixItems") {
+        for schema in prefix.iter_mut() {
+            *schema = serde_json::json!({ "allOf": [schema.take(), items.clone()] });
+        }
     }
 }
 

@@ -121,6 +121,17 @@ pub(super) fn spellings(n: &serde_json::Number) -> String {
     format!("{sign}{}{frac}", magnitude.int)
 }
 
+/// Every spelling of the integer `n` without a fraction part (`0` also as `-0`).
+pub(super) fn integer_spellings(n: &serde_json::Number) -> String {
+    let (negative, magnitude) = sign_and_magnitude(n);
+    let sign = match (magnitude.is_zero(), negative) {
+        (true, _) => "-?",
+        (false, true) => "-",
+        (false, false) => "",
+    };
+    format!("{sign}{}", magnitude.int)
+}
+
 /// The shortest plain-notation spelling of `n` (`1e-7` is `0.0000001`), the one every
 /// regex of this module is written against.
 pub(super) fn plain(n: &serde_json::Number) -> String {

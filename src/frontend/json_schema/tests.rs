@@ -761,3 +761,43 @@ fn every_spelling_of_an_excluded_string_is_excluded() {
     // Values admit every spelling of theirs too.
     check(r#"{"enum": ["\t"]}"#, &[(r#""\t""#, true), (r#""\u0009""#, true), (r#""\u000a""#, false)]);
 }
+
+/// Wrong acceptances a differential hunt found (session 53), each now refused or
+/// rejected: numbers read exactly, integers in draft 4, `prefixItems` before 2020-12,
+/// RFC 3339 durations.
+#[test]
+fn numbers_drafts_and_durations_read_as_the_specification_says() {
+    // Integer bounds beyond a float's precision: the float of 2^63 - 1 is 2^63.
+    check(r#"{"type": "integer", "maximum": 9223372036854775807}"#, &[("9223372036854775807", true), ("9223372036854775808", false)]);
+    check(r#"{"minimum": 9007199254740993}"#, &[("9007199254740993", true), ("9007199254740992", false)]);
+    check(r#"{"allOf": [{"maximum": 9007199254740993}, {"maximum": 9007199254740992}]}"#, &[
+        ("9007199254740992", true),
+        ("9007199254740993", false),
+    ]);
+    // A `multipleOf` near a power of ten is not taken for it.
+    let near = Grammar::from_json_schema(r#"{"multipleOf": 0.1000000000001}"#).unwrap_err();
+    assert!(near.to_string().contains("multipleOf"), "{near}");
+    check(r#"{"multipleOf": 0.01}"#, &[("0.07", true), ("0.075", false), ("3", true)]);
+    // Draft 4: an integer has no fraction part, beside an enum too.
+    let draft4 = r#""$schema": "http://json-schema.org/draft-04/schema#""#;
+    check(&format!(r#"{{{draft4}, "type": "integer", "enum": [1, 0]}}"#), &[("1", true), ("1.0", false), ("0", true), ("-0", true), ("0.0", false)]);
+    check(r#"{"type": ["integer", "string"], "enum": [2, "a"]}"#, &[("2", true), ("2.0", false), (r#""a""#, true)]);
+    check(r#"{"enum": [2]}"#, &[("2", true), ("2.0", true)]);
+    // Before 2020-12, `items` holds of every element, the prefix too.
+    for draft in ["http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/schema"] {
+        let schema = format!(r#"{{"$schema": "{draft}", "prefixItems": [{{}}], "items": false}}"#);
+        check(&schema, &[("[]", true), ("[1]", false)]);
+        let schema = format!(r#"{{"$schema": "{draft}", "prefixItems": [{{"type": "string"}}], "items": {{"maxLength": 1}}}}"#);
+        check(&schema, &[(r#"["a", "b"]"#, true), (r#"["ab"]"#, false), ("[1]", false)]);
+    }
+    check(r#"{"prefixItems": [{}], "items": false}"#, &[("[]", true), ("[1]", true), ("[1, 2]", false)]);
+    // RFC 3339 durations: a unit is followed only by the next smaller one.
+    check(r#"{"format": "duration"}"#, &[
+        (r#""P1Y1M1D""#, true),
+        (r#""P1Y1D""#, false),
+        (r#""PT1H1M1S""#, true),
+        (r#""PT1H1S""#, false),
+        (r#""P2W""#, true),
+        (r#""P1DT1S""#, true),
+    ]);
+}
