@@ -17,8 +17,18 @@
 //! | `(?P<name>...)` | `(?:...)` (captures are irrelevant; names could clash once terminals are combined) |
 //! | `(?#comment)` | removed |
 //! | `x` (verbose) flag | whitespace and `#` comments removed outside classes |
+//! | `\w`, `\W` | `[\p{L}\p{N}_]` and its complement (regex-syntax's `\w` adds marks, connector punctuation and joiners) |
+//! | `\s`, `\S` | Python's whitespace (`str.isspace`: also `\x1C`–`\x1F`, which regex-syntax's `\s` lacks) and its complement |
 
 use super::literal::{hex_escape, push_literal_char};
+
+/// Python's `\w` in `str` patterns: what `str.isalnum()` holds of (the general
+/// categories L and N) and `_`.
+const WORD: &str = r"[\p{L}\p{N}_]";
+const NOT_WORD: &str = r"[^\p{L}\p{N}_]";
+/// Python's `\s` in `str` patterns: what `str.isspace()` holds of.
+const SPACE: &str = r"[\t\n\x0B\f\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]";
+const NOT_SPACE: &str = r"[^\t\n\x0B\f\r\x1C-\x1F \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]";
 
 /// Translates the body of a `/.../` regex literal. `verbose` is the `x` flag.
 pub(super) fn translate(body: &str, verbose: bool) -> Result<String, String> {
@@ -104,7 +114,11 @@ impl Translator {
     fn escape(&mut self) -> Result<(), String> {
         let c = self.next().ok_or("pattern ends with a lone backslash")?;
         match c {
-            'd' | 'D' | 'w' | 'W' | 's' | 'S' | 'b' | 'B' | 'A' => {
+            'w' => self.out.push_str(WORD),
+            'W' => self.out.push_str(NOT_WORD),
+            's' => self.out.push_str(SPACE),
+            'S' => self.out.push_str(NOT_SPACE),
+            'd' | 'D' | 'b' | 'B' | 'A' => {
                 self.out.push('\\');
                 self.out.push(c);
             }
@@ -284,10 +298,10 @@ impl Translator {
         let set = match e {
             'd' => r"\d",
             'D' => r"\D",
-            'w' => r"\w",
-            'W' => r"\W",
-            's' => r"\s",
-            'S' => r"\S",
+            'w' => WORD,
+            'W' => NOT_WORD,
+            's' => SPACE,
+            'S' => NOT_SPACE,
             'b' => return Ok(ClassItem::Char('\x08')),
             e => {
                 return match self.char_escape(e)? {
@@ -310,9 +324,29 @@ mod tests {
 
     #[test]
     fn common_syntax_is_unchanged() {
-        for re in [r"[a-zA-Z_]\w*", r"(\r?\n[\t ]*)+", r"0x[\da-f]*", r"'([^'])+'|''", r".*?", r"(?:a|b)+?"] {
+        for re in [r"[a-zA-Z_][0-9]*", r"(\r?\n[\t ]*)+", r"0x[\da-f]*", r"'([^'])+'|''", r".*?", r"(?:a|b)+?"] {
             assert_eq!(tr(re), re);
         }
+    }
+
+    /// `\w` and `\s` as Python's `str` patterns read them, checked against Python 3.11
+    /// (Unicode 14) on the characters where regex-syntax's own classes differ.
+    #[test]
+    fn word_and_space_classes_are_pythons() {
+        let class = |re: &str| regex::Regex::new(&format!("^(?:{})$", tr(re))).unwrap();
+        let (word, space, not_space, in_class) = (class(r"\w"), class(r"\s"), class(r"\S"), class(r"[^\s]"));
+        for c in ['a', 'é', '٣', '²', '_', '中'] {
+            assert!(word.is_match(&c.to_string()), "{c:?} is a word character");
+        }
+        // A combining mark, a zero-width joiner, a connector other than `_`.
+        for c in ['\u{301}', '\u{200D}', '‿', '-', ' '] {
+            assert!(!word.is_match(&c.to_string()), "{c:?} is no word character");
+        }
+        for c in ['\u{1C}', '\u{1F}', '\u{85}', '\u{A0}', '\u{3000}', '\t'] {
+            assert!(space.is_match(&c.to_string()) && !not_space.is_match(&c.to_string()), "{c:?} is a space");
+            assert!(!in_class.is_match(&c.to_string()), "{c:?} is a space in a class");
+        }
+        assert!(!space.is_match("\u{FEFF}") && not_space.is_match("\u{FEFF}"));
     }
 
     #[test]

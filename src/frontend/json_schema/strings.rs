@@ -154,13 +154,18 @@ fn search(hir: &Hir) -> Result<String, String> {
         if starts {
             parts.remove(0);
         }
-        let ends = matches!(parts.last().map(Hir::kind), Some(HirKind::Look(Look::End | Look::EndLF)));
+        let (ends, tail) = match parts.last().map(Hir::kind) {
+            Some(HirKind::Look(Look::End)) => (true, String::new()),
+            // Python's multi-line `$` also matches before any newline, after which a
+            // search reads no more: the text may go on past one.
+            Some(HirKind::Look(Look::EndLF)) => (true, format!("(?:{}{any})?", spelled_char('\n'))),
+            _ => (false, any.clone()),
+        };
         if ends {
             parts.pop();
         }
         let body = spelled(&Hir::concat(parts))?;
         let head = if starts { "" } else { any.as_str() };
-        let tail = if ends { "" } else { any.as_str() };
         out.push(format!("{head}(?:{body}){tail}"));
     }
     Ok(format!("(?:{})", out.join("|")))

@@ -801,3 +801,13 @@ fn numbers_drafts_and_durations_read_as_the_specification_says() {
         (r#""P1DT1S""#, true),
     ]);
 }
+
+#[test]
+fn patterns_read_word_space_and_line_ends_as_python_does() {
+    // `\w` is letters, numbers and `_` (no combining marks, no other connectors).
+    check(r#"{"type": "string", "pattern": "^\\w+$"}"#, &[(r#""aé_٣""#, true), ("\"e\u{301}\"", false), (r#""a‿b""#, false)]);
+    // `\s` holds of \x1C–\x1F, so `\S` does not.
+    check(r#"{"type": "string", "pattern": "^\\S$"}"#, &[(r#""a""#, true), (r#""\u001c""#, false), (r#""\u001f""#, false)]);
+    // A multi-line `$` also ends a line inside the text, after which a search reads on.
+    check(r#"{"type": "string", "not": {"pattern": "(?m)a$"}}"#, &[(r#""a\nb""#, false), (r#""ba""#, false), (r#""ab""#, true)]);
+}
