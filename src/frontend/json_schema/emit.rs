@@ -211,8 +211,10 @@ impl<'a> Emitter<'a> {
             }
         }
         if types.contains(Types::STRING) {
-            if let Some(string) = self.string(s, &nots.strings, at)? {
-                out.push(vec![string]);
+            for (required, excluded) in string_cases(&nots, self.schemas.options.max_alternatives, at)? {
+                if let Some(string) = self.string(s, &required, &excluded, at)? {
+                    out.push(vec![string]);
+                }
             }
         }
         if types.contains(Types::ARRAY) {
@@ -229,8 +231,14 @@ impl<'a> Emitter<'a> {
     /// equal to some values, or strings matching a pattern (`not {pattern}` also
     /// excludes every non-string, which satisfies `{pattern}`).
     fn negations(&self, s: &Simple, at: &str) -> Result<Negations> {
-        let mut out =
-            Negations { types: Types(0), strings: Vec::new(), numbers: Vec::new(), booleans: Vec::new(), composites: Types(0) };
+        let mut out = Negations {
+            types: Types(0),
+            strings: Vec::new(),
+            string_conjunctions: Vec::new(),
+            numbers: Vec::new(),
+            booleans: Vec::new(),
+            composites: Types(0),
+        };
         for (i, not) in s.get("not").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let at = format!("{at}/not/{i}");
             for negated in self.schemas.flatten(not, &at)? {
@@ -257,15 +265,10 @@ impl<'a> Emitter<'a> {
                         if types == Types::ALL {
                             out.types = Types(out.types.0 | (Types::ALL.0 & !Types::STRING.0));
                         }
-                        match strings::of_simple(self.schemas, &negated, &[], &at)?.map(|(all, _)| all).as_deref() {
+                        match strings::of_simple(self.schemas, &negated, &[], &at)?.map(|(all, _)| all) {
                             None => {}
-                            Some([regex]) => out.strings.push(regex.clone()),
-                            Some(_) => {
-                                return Err(Schemas::error(
-                                    &at,
-                                    "`not` of a string schema with several constraints is not supported",
-                                ))
-                            }
+                            Some(mut all) if all.len() == 1 => out.strings.extend(all.pop()),
+                            Some(all) => out.string_conjunctions.push(all),
                         }
                     }
                     _ => return Err(Schemas::error(&at, format!("`not` with {} is not supported", keys.join(", ")))),
@@ -289,6 +292,7 @@ impl<'a> Emitter<'a> {
             .filter(|k| !matches!(*k, "enum" | "type" | "not") && !ANNOTATIONS.contains(k) && !ignorable(k))
             .collect();
         let excluded_strings = Spellings::new(&nots.strings, at)?;
+        let excluded_conjunctions = nots.string_conjunctions.iter().map(|all| Spellings::new(all, at)).collect::<Result<Vec<_>>>()?;
         let excluded_numbers = Spellings::new(&nots.numbers, at)?;
         // What the keywords beside the enum demand of string and number values (`None`:
         // no value of that type is admitted), built only for types the enum holds.
@@ -315,7 +319,9 @@ impl<'a> Emitter<'a> {
             let admitted = types.intersects(Types::of(value))
                 && match value {
                     Value::String(_) => {
-                        !excluded_strings.any(&spelled) && strings_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
+                        !excluded_strings.any(&spelled)
+                            && !excluded_conjunctions.iter().any(|all| all.all(&spelled))
+                            && strings_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
                     }
                     Value::Number(_) => {
                         !excluded_numbers.any(&spelled) && numbers_ok.as_ref().is_some_and(|ok| ok.all(&spelled))
@@ -436,8 +442,11 @@ impl<'a> Emitter<'a> {
 
     // ----- strings -----
 
-    fn string(&mut self, s: &Simple, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
+    /// The strings of `s` that also match every regex of `required` and none of
+    /// `excluded`.
+    fn string(&mut self, s: &Simple, required: &[String], excluded: &[String], at: &str) -> Result<Option<Symbol>> {
         let Some((mut all, except)) = strings::of_simple(self.schemas, s, excluded, at)? else { return Ok(None) };
+        all.extend_from_slice(required);
         let pattern = if all.len() == 1 && except.is_empty() {
             TerminalPattern::Regex(all.remove(0))
         } else {
@@ -953,6 +962,9 @@ struct Negations {
     types: Types,
     /// Spelling regexes of strings that are excluded.
     strings: Vec<String>,
+    /// Groups of spelling regexes: a string matching every regex of one is excluded
+    /// (`not` of a `hostname`: its labels and its length).
+    string_conjunctions: Vec<Vec<String>>,
     /// Spelling regexes of numbers that are excluded.
     numbers: Vec<String>,
     /// `true` and `false`, when excluded.
@@ -960,6 +972,31 @@ struct Negations {
     /// The types of excluded arrays and objects: only an enum beside them can drop those
     /// (value by value, [`Emitter::admits_simple`]).
     composites: Types,
+}
+
+/// The string terminals that together admit the strings `nots` leaves, as pairs of
+/// regexes to match and to exclude: a string fails a conjunction `r1 ∧ … ∧ rk` when it
+/// fails `r1`, or matches `r1` and fails `r2`, and so on (disjoint cases, so the
+/// terminals never share a string); one pair per choice of case in every conjunction,
+/// at most `most` (the alternatives limit).
+fn string_cases(nots: &Negations, most: usize, at: &str) -> Result<Vec<(Vec<String>, Vec<String>)>> {
+    let mut cases = vec![(Vec::new(), nots.strings.clone())];
+    for conjunction in &nots.string_conjunctions {
+        let mut next = Vec::with_capacity(cases.len() * conjunction.len());
+        for (required, excluded) in &cases {
+            for (i, failed) in conjunction.iter().enumerate() {
+                let required: Vec<String> = required.iter().chain(&conjunction[..i]).cloned().collect();
+                let excluded: Vec<String> = excluded.iter().chain([failed]).cloned().collect();
+                next.push((required, excluded));
+            }
+        }
+        if next.len() > most {
+            let reason = format!("`not` of string schemas expands to {} string alternatives, more than the limit of {most}", next.len());
+            return Err(Schemas::error(at, reason));
+        }
+        cases = next;
+    }
+    Ok(cases)
 }
 
 /// The spelling of a string or number value that this module's regexes are written

@@ -253,6 +253,15 @@ pub fn compile_json_schema(text: &str, options: &JsonSchemaOptions) -> Result<Sc
         pointer: "#".into(),
         reason: format!("not valid JSON: {e}"),
     })?;
+    if let Some((at, literal, read)) = numbers::first_inexact_literal(text) {
+        let line = text[..at].matches('\n').count() + 1;
+        let column = at - text[..at].rfind('\n').map_or(0, |newline| newline + 1) + 1;
+        let reason = format!(
+            "the number {literal} (line {line}, column {column}) is beyond what a 64-bit integer or float holds; \
+             it would be read as {read}"
+        );
+        return Err(Error::Schema { pointer: "#".into(), reason });
+    }
     compile_json_schema_value(&root, options)
 }
 
@@ -261,10 +270,6 @@ pub fn compile_json_schema(text: &str, options: &JsonSchemaOptions) -> Result<Sc
 /// # Errors
 /// As [`compile_json_schema`].
 pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> Result<SchemaGrammar> {
-    if let Some(pointer) = strings::reserved_keyword_at(root, "#") {
-        let reason = format!("`{}` is reserved for the compiler's own use", strings::REGEXES);
-        return Err(Error::Schema { pointer, reason });
-    }
     let schemas = normalize::Schemas {
         root,
         draft: Draft::of(root),

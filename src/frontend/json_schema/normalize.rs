@@ -469,12 +469,17 @@ impl<'a> Schemas<'a> {
                 }
                 "maxLength" => out.push(typed(Types::STRING, "minLength", Value::from(count(condition, k, at)?.unwrap_or(0) + 1))),
                 "maxItems" => out.push(typed(Types::ARRAY, "minItems", Value::from(count(condition, k, at)?.unwrap_or(0) + 1))),
-                // Strings failing one of the keyword's regexes (the emitter excludes each).
-                "pattern" | "format" | strings::REGEXES => {
+                // Strings failing the keyword: the emitter excludes its regexes (all of
+                // them together: a `hostname` is its labels and its length).
+                "pattern" | "format" => {
                     let mut alone = Simple::new();
                     alone.insert(k.clone(), v.clone());
-                    let Ok(Some((all, _))) = strings::of_simple(self, &alone, &[], at) else { return Ok(None) };
-                    out.extend(strings::failing_some(&all));
+                    if !matches!(strings::of_simple(self, &alone, &[], at), Ok(Some(_))) {
+                        return Ok(None);
+                    }
+                    // As a schema to flatten again (a keyword's list is an `allOf`).
+                    let each = v.as_array().into_iter().flatten().map(|one| serde_json::json!({ k.as_str(): one }));
+                    out.push(typed(Types::STRING, "not", serde_json::json!([{ "allOf": each.collect::<Vec<_>>() }])));
                 }
                 "enum" => {
                     let scalar = |x: &Value| !(x.is_array() || x.is_object());
@@ -739,7 +744,7 @@ const ASSERTIONS: &[&str] = &[
     "maxContains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
     "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "multipleOf", "dependencies",
     "dependentRequired", "dependentSchemas", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems",
-    "nullable", "$dynamicRef", "$recursiveRef", strings::REGEXES,
+    "nullable", "$dynamicRef", "$recursiveRef",
 ];
 
 /// JSON Schema's equality of two values: numbers by their exact value (`1` equals `1.0`,
@@ -902,7 +907,7 @@ pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result
                 }
                 Value::Array(both)
             }
-            "required" | "pattern" | "format" | "not" | strings::REGEXES => {
+            "required" | "pattern" | "format" | "not" => {
                 let mut list = va.as_array().cloned().unwrap_or_default();
                 for v in vb.as_array().into_iter().flatten() {
                     if !list.contains(v) {

@@ -141,6 +141,71 @@ pub(super) fn plain(n: &serde_json::Number) -> String {
     format!("{sign}{}{point}{}", magnitude.int, magnitude.frac)
 }
 
+/// The first number literal of the JSON text `text` whose value `serde_json` does not
+/// hold exactly (an integer beyond 64 bits, a fraction with more digits than a float
+/// keeps): its byte offset, the literal, and the value it would be read as. A schema
+/// read through such a number would bound, exclude or list another value than it says.
+pub(super) fn first_inexact_literal(text: &str) -> Option<(usize, &str, String)> {
+    let bytes = text.as_bytes();
+    let (mut i, mut in_string) = (0, false);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'-' | b'0'..=b'9' if !in_string => {
+                let len = bytes[i..].iter().take_while(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')).count();
+                let literal = &text[i..i + len];
+                if let Some(read) = inexact(literal) {
+                    return Some((i, literal, read));
+                }
+                i += len;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What `serde_json` reads `literal` as, when that is not its value.
+fn inexact(literal: &str) -> Option<String> {
+    if literal.parse::<i64>().is_ok() || literal.parse::<u64>().is_ok() {
+        return None;
+    }
+    let float: f64 = literal.parse().ok()?;
+    let read = format!("{float}");
+    (float.is_finite() && exact_decimal(literal)? != exact_decimal(&read)?).then_some(read)
+}
+
+/// The value of a JSON number literal as (negative, integer digits, fraction digits),
+/// without leading or trailing zeros (zero is not negative).
+fn exact_decimal(literal: &str) -> Option<(bool, String, String)> {
+    let (negative, unsigned) = literal.strip_prefix('-').map_or((false, literal), |rest| (true, rest));
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
+        None => (unsigned, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: String = [int, frac].concat();
+    let point = i64::try_from(int.len()).ok()?.checked_add(exponent)?;
+    // Far exponents: compare what is written, not a string of that many zeros.
+    if !(-400..=400).contains(&point) {
+        return Some((negative, format!("e{point}"), digits.trim_matches('0').to_string()));
+    }
+    let padded = |n: i64| "0".repeat(n.max(0) as usize);
+    let (int, frac) = if point <= 0 {
+        (String::new(), format!("{}{digits}", padded(-point)))
+    } else if point as usize >= digits.len() {
+        (format!("{digits}{}", padded(point - digits.len() as i64)), String::new())
+    } else {
+        (digits[..point as usize].to_string(), digits[point as usize..].to_string())
+    };
+    let (int, frac) = (int.trim_start_matches('0').to_string(), frac.trim_end_matches('0').to_string());
+    let zero = int.is_empty() && frac.is_empty();
+    Some((negative && !zero, int, frac))
+}
+
 /// Integers exactly (beyond a float's precision too), floats as [`Decimal::of`] reads them.
 fn sign_and_magnitude(n: &serde_json::Number) -> (bool, Decimal) {
     match (n.as_i64(), n.as_u64()) {
@@ -350,6 +415,27 @@ mod tests {
         assert!(!matches(&above, "9007199254740992") && matches(&above, "9007199254740993"));
         let below = bound(Side::Below, &number("-9223372036854775808"), true);
         assert!(matches(&below, "-9223372036854775809") && !matches(&below, "-9223372036854775808"));
+    }
+
+    #[test]
+    fn literals_beyond_what_serde_json_holds_are_found() {
+        let found = |text: &str| first_inexact_literal(text).map(|(at, literal, _)| (at, literal.to_string()));
+        for exact in [
+            r#"{"maximum": 9223372036854775807, "minimum": -9223372036854775808}"#,
+            r#"{"maximum": 18446744073709551615, "multipleOf": 0.1, "const": 1.50}"#,
+            r#"{"enum": [1e2, 2.5E-3, -0.0, 0, 100000000000000000000, 1e400]}"#,
+            r#"{"description": "12345678901234567890123", "pattern": "\"1.00000000000000000001"}"#,
+        ] {
+            assert_eq!(found(exact), None, "{exact}");
+        }
+        for (text, literal) in [
+            (r#"{"maximum": 18446744073709551616}"#, "18446744073709551616"),
+            (r#"{"const": -9223372036854775809}"#, "-9223372036854775809"),
+            (r#"{"a": 1, "exclusiveMinimum": 1.00000000000000001}"#, "1.00000000000000001"),
+            (r#"[0.1000000000000000000001]"#, "0.1000000000000000000001"),
+        ] {
+            assert_eq!(found(text).map(|(_, l)| l), Some(literal.to_string()), "{text}");
+        }
     }
 
     #[test]

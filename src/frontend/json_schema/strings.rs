@@ -13,7 +13,7 @@
 //! strings accept every escape JSON allows.
 
 use super::formats::{self, Format};
-use super::normalize::{count, Schemas, Simple, Types};
+use super::normalize::{count, Schemas, Simple};
 use crate::error::Result;
 use crate::frontend::pyregex;
 use crate::lexer::JSON_CHAR;
@@ -33,48 +33,14 @@ pub(super) const ANY_STRING: &str = r#""(?:[^"\\\x00-\x1F]|\\["\\/bfnrt]|\\u[0-9
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct StringRegex(pub String);
 
-/// The compiler's own keyword, reserved in schemas ([`reserved_keyword_at`]): regexes
-/// over spellings that a string must match, as [`of_simple`] lists them. It writes the
-/// strings failing a constraint of several regexes (a `hostname` is its labels and its
-/// length), which no `pattern` or `format` of one regex can: [`failing_some`].
-pub(super) const REGEXES: &str = "$stackmask:regexes";
-
-/// Where `schema` holds [`REGEXES`] as a member name, if anywhere (a JSON pointer).
-pub(super) fn reserved_keyword_at(schema: &Value, at: &str) -> Option<String> {
-    let escaped = |k: &str| k.replace('~', "~0").replace('/', "~1");
-    match schema {
-        Value::Object(map) if map.contains_key(REGEXES) => Some(at.to_string()),
-        Value::Object(map) => map.iter().find_map(|(k, v)| reserved_keyword_at(v, &format!("{at}/{}", escaped(k)))),
-        Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| reserved_keyword_at(v, &format!("{at}/{i}"))),
-        _ => None,
-    }
-}
-
-/// The strings failing some regex of `all` (a conjunction), as disjoint string
-/// schemas: those failing the first, those matching the first and failing the second,
-/// and so on.
-pub(super) fn failing_some(all: &[String]) -> Vec<Simple> {
-    (0..all.len())
-        .map(|i| {
-            let mut s = Simple::new();
-            s.insert("type".into(), Value::from(Types::STRING.0));
-            if i > 0 {
-                s.insert(REGEXES.into(), Value::from(all[..i].to_vec()));
-            }
-            s.insert("not".into(), serde_json::json!([{ REGEXES: [all[i]] }]));
-            s
-        })
-        .collect()
-}
-
 /// The keywords [`of_simple`] reads: whatever reads a string's language off a schema
 /// (disjointness, an enum's filter, a negation) reads these.
-pub(super) const KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength", REGEXES];
+pub(super) const KEYWORDS: &[&str] = &["pattern", "format", "minLength", "maxLength"];
 
 /// The regexes a string must match and those it must not; `None` if no string is
 /// admitted.
 pub(super) fn of_simple(schemas: &Schemas, s: &Simple, excluded: &[String], at: &str) -> Result<Option<(Vec<String>, Vec<String>)>> {
-    let mut all: Vec<String> = s.get(REGEXES).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect();
+    let mut all = Vec::new();
     for p in s.get("pattern").and_then(Value::as_array).into_iter().flatten() {
         let p = p.as_str().ok_or_else(|| Schemas::error(at, "pattern must be a string"))?;
         all.push(schemas.pattern(p).map_err(|reason| Schemas::error(at, reason))?.0);
