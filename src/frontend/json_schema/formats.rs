@@ -10,7 +10,7 @@
 //! | `date` | `YYYY-MM-DD`, days valid for the month, 29 February only in leap years |
 //! | `time` | `hh:mm:ss[.frac](Z\|±hh:mm)`, case-insensitive `Z` |
 //! | `date-time` | `date` `T` `time` (`T` and `Z` in either case) |
-//! | `duration` | ISO 8601 `P…`, at least one component, `T` followed by one |
+//! | `duration` | RFC 3339 Appendix A: `P`, then years, months, days (each unit followed only by the next smaller one), a `T` part of hours, minutes, seconds likewise, or weeks alone |
 //! | `email`, `idn-email` | contains `@` (the reference validator's check) |
 //! | `hostname` | dot-separated labels of 1–63 letters, digits and inner hyphens, at most 253 characters |
 //! | `ipv4` | four decimal octets without leading zeros |

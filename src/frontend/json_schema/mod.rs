@@ -19,8 +19,9 @@
 //!   `max_any_order_properties` of them; larger objects take the declared order or the
 //!   required ones first, undeclared ones after;
 //! - constrained strings (by `pattern`, `format`, length, `enum` or as object keys) are
-//!   spelled canonically (characters as themselves except `"`, `\` and control
-//!   characters); numbers with bounds or `multipleOf` in plain decimal notation.
+//!   spelled as serializers write them (characters as themselves except `"`, `\` and
+//!   control characters; a control character in each of its escapes); numbers with
+//!   bounds or `multipleOf` in plain decimal notation.
 //!
 //! [`TerminalPattern::Compound`]: crate::ir::TerminalPattern::Compound
 //!
