@@ -109,11 +109,7 @@ pub(super) fn compare(a: &serde_json::Number, b: &serde_json::Number) -> std::cm
 /// matches among the numbers a grammar spells.
 pub(super) fn spellings(n: &serde_json::Number) -> String {
     let (negative, magnitude) = sign_and_magnitude(n);
-    let sign = match (magnitude.is_zero(), negative) {
-        (true, _) => "-?",
-        (false, true) => "-",
-        (false, false) => "",
-    };
+    let sign = sign_spellings(negative, &magnitude);
     let frac = match magnitude.frac.as_str() {
         "" => r"(?:\.0+)?".to_string(),
         digits => format!(r"\.{digits}0*"),
@@ -124,12 +120,16 @@ pub(super) fn spellings(n: &serde_json::Number) -> String {
 /// Every spelling of the integer `n` without a fraction part (`0` also as `-0`).
 pub(super) fn integer_spellings(n: &serde_json::Number) -> String {
     let (negative, magnitude) = sign_and_magnitude(n);
-    let sign = match (magnitude.is_zero(), negative) {
+    format!("{}{}", sign_spellings(negative, &magnitude), magnitude.int)
+}
+
+/// The spellings of a value's sign: zero may be written `-0`.
+fn sign_spellings(negative: bool, magnitude: &Decimal) -> &'static str {
+    match (magnitude.is_zero(), negative) {
         (true, _) => "-?",
         (false, true) => "-",
         (false, false) => "",
-    };
-    format!("{sign}{}", magnitude.int)
+    }
 }
 
 /// The shortest plain-notation spelling of `n` (`1e-7` is `0.0000001`), the one every
