@@ -266,7 +266,10 @@ pub fn compile_json_schema(text: &str, options: &JsonSchemaOptions) -> Result<Sc
     compile_json_schema_value(&root, options)
 }
 
-/// [`compile_json_schema`] for a schema already parsed.
+/// [`compile_json_schema`] for a schema already parsed. Its numbers are what the parse
+/// made of them: `serde_json` reads an integer beyond 64 bits, or a fraction with more
+/// digits than a float keeps, as the nearest float, and the grammar then bounds or
+/// lists that value. [`compile_json_schema`] refuses such literals in the text.
 ///
 /// # Errors
 /// As [`compile_json_schema`].
