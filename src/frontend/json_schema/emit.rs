@@ -26,7 +26,6 @@ pub(super) const UNSUPPORTED: &[&str] = &[
     "$recursiveRef",
 ];
 
-
 /// The most declared properties any order is built for, whatever the options say:
 /// `2^16` member sets already pass the default production limit, and the set is a `u64`.
 const MAX_ANY_ORDER_PROPERTIES: usize = 16;
