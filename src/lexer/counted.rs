@@ -1,7 +1,7 @@
 //! Counted JSON strings: one counter instead of one DFA state per character.
 //!
 //! A JSON string of `min..=max` characters is the regex `"C{min,max}"` (`C` one
-//! canonically spelled character, [`JSON_CHAR`]). Unrolled, its DFA has a dozen states
+//! spelled character, [`JSON_CHAR`]). Unrolled, its DFA has a dozen states
 //! per character (the partial UTF-8 sequences and escapes), so a `maxLength: 32767`
 //! needs hundreds of thousands of states and a schema with several such strings cannot
 //! be compiled. Where a bound is beyond both the lexer's count horizon (the longest
@@ -32,8 +32,11 @@ use std::hash::Hasher as _;
 use regex_automata::util::primitives::StateID;
 use regex_syntax::hir::{Class, ClassUnicode, Hir, HirKind, Literal};
 
-/// One canonically spelled JSON string character: itself, except `"`, `\` and the
-/// control characters, which take their short escape or `\u00XX`.
+/// One JSON string character as constrained strings spell it: itself, except `"` and
+/// `\` (escaped), and the control characters, which take their short escape where they
+/// have one or `\u00XX` (hex of either case). A control character thus has several
+/// spellings; the JSON-Schema front end writes every one of them wherever it names a
+/// string (`strings::spellings_of`), so an exclusion cannot be escaped by another.
 pub(crate) const JSON_CHAR: &str = r#"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F])"#;
 
 /// The spelling of a JSON string of `min..=max` canonically spelled characters (no
