@@ -283,8 +283,15 @@ pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> R
         strings_disjoint: Default::default(),
         patterns: Default::default(),
         languages: Default::default(),
+        nesting: Default::default(),
+        too_deep: Default::default(),
     };
-    let grammar = emit::Emitter::new(&schemas, options.whitespace).finish()?;
+    let grammar = emit::Emitter::new(&schemas, options.whitespace).finish();
+    // A proof may have given up on the nesting error and let the compile go on.
+    if schemas.too_deep.get() {
+        return Err(schemas.nested_too_deep("#"));
+    }
+    let grammar = grammar?;
     let mut approximated = schemas.approximated.into_inner();
     approximated.sort();
     approximated.dedup();

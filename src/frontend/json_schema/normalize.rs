@@ -121,6 +121,13 @@ pub(super) struct Schemas<'a> {
     pub patterns: std::cell::RefCell<hashbrown::HashMap<String, std::result::Result<StringRegex, String>>>,
     /// The DFAs of the regexes whose languages were tested against each other.
     pub(super) languages: std::cell::RefCell<strings::Languages>,
+    /// Flattenings in progress on the stack, from every entry (a disjointness proof or
+    /// a complement flattens anew from inside another flattening); see [`MAX_NESTING`].
+    pub nesting: std::cell::Cell<usize>,
+    /// Set once [`MAX_NESTING`] was reached: every later flattening fails at once (a
+    /// proof that gives up on an error would otherwise descend again), and the compile
+    /// fails.
+    pub too_deep: std::cell::Cell<bool>,
 }
 
 /// Most complements built to narrow `oneOf` branches in one schema. A branch narrowed
@@ -130,6 +137,13 @@ const MAX_NARROWINGS: usize = 512;
 
 /// How deep `$ref`s and combinators may nest while flattening.
 const MAX_FLATTEN_DEPTH: usize = 64;
+
+/// How many flattenings may be in progress at once, counting those that proofs and
+/// complements start from inside others. A `$ref` from a `oneOf` branch's property back
+/// to the `oneOf` made each disjointness proof flatten the `oneOf` again, without end,
+/// until the stack overflowed (about 1.9 KiB of stack a level: 256 levels stay within a
+/// 2 MiB thread stack).
+pub(super) const MAX_NESTING: usize = 256;
 
 impl<'a> Schemas<'a> {
     /// The draft whose `format` vocabulary applies ([`Formats`]).
@@ -187,6 +201,26 @@ impl<'a> Schemas<'a> {
     }
 
     fn flatten_at(&self, schema: &Value, at: &str, depth: usize) -> Result<Vec<Simple>> {
+        if self.too_deep.get() || self.nesting.get() >= MAX_NESTING {
+            self.too_deep.set(true);
+            return Err(self.nested_too_deep(at));
+        }
+        self.nesting.set(self.nesting.get() + 1);
+        let flat = self.flatten_nested(schema, at, depth);
+        self.nesting.set(self.nesting.get() - 1);
+        flat
+    }
+
+    /// The error of a compile that reached [`MAX_NESTING`].
+    pub(super) fn nested_too_deep(&self, at: &str) -> Error {
+        let reason = format!(
+            "$ref, combinators and the proofs over them nest deeper than {MAX_NESTING} \
+             (a $ref from a oneOf branch back into the oneOf?)"
+        );
+        Self::error(at, reason)
+    }
+
+    fn flatten_nested(&self, schema: &Value, at: &str, depth: usize) -> Result<Vec<Simple>> {
         if depth > MAX_FLATTEN_DEPTH {
             return Err(Self::error(at, format!("$ref and combinators nest deeper than {MAX_FLATTEN_DEPTH} (a cycle through allOf, anyOf or oneOf?)")));
         }

@@ -810,3 +810,21 @@ fn patterns_read_word_space_and_line_ends_as_python_does() {
     // A multi-line `$` also ends a line inside the text, after which a search reads on.
     check(r#"{"type": "string", "not": {"pattern": "(?m)a$"}}"#, &[(r#""a\nb""#, false), (r#""ba""#, false), (r#""ab""#, true)]);
 }
+
+#[test]
+fn a_ref_from_a_one_of_branch_back_into_it_is_an_error_not_a_stack_overflow() {
+    // Each disjointness proof flattened the `oneOf` again from inside its own proof,
+    // until the stack overflowed and the process aborted (found by a differential hunt).
+    for schema in [
+        r##"{"$ref": "#/$defs/d", "$defs": {"d": {"oneOf": [{"properties": {"a": {}}}, {"required": ["a"], "additionalProperties": {"$ref": "#/$defs/d"}}]}}}"##,
+        r##"{"properties": {"A": {"$ref": "#/definitions/d"}}, "definitions": {"d": {"oneOf": [{"properties": {"b": {}}, "required": ["b"]}, {"properties": {"b": {"$ref": "#/definitions/d"}}}]}}}"##,
+    ] {
+        let err = Grammar::from_json_schema(schema).unwrap_err();
+        assert!(err.to_string().contains("nest deeper than"), "{schema}: {err}");
+    }
+    // On a thread with a small stack too (the harness compiles on worker threads).
+    let small = std::thread::Builder::new().stack_size(2 << 20);
+    let schema = r##"{"$ref": "#/$defs/d", "$defs": {"d": {"oneOf": [{"properties": {"a": {}}}, {"required": ["a"], "additionalProperties": {"$ref": "#/$defs/d"}}]}}}"##;
+    let joined = small.spawn(move || Grammar::from_json_schema(schema).is_err()).unwrap().join();
+    assert!(matches!(joined, Ok(true)));
+}
