@@ -120,7 +120,10 @@ pub fn json_schema_compile(data: &[u8]) {
     let compiled = match CompiledGrammar::with_config(&grammar, &small_config()) {
         Ok(compiled) => compiled,
         Err(e) => {
-            assert!(matches!(e, Error::Limit { .. }), "unexpected compile error: {e}");
+            // A limit, or a terminal whose regex outgrows the NFA size limit (a string
+            // of at least 38,887 characters, unbounded above, is not counted).
+            let too_large = matches!(&e, Error::Terminal { reason, .. } if reason.contains("is too large"));
+            assert!(matches!(e, Error::Limit { .. }) || too_large, "unexpected compile error: {e}");
             return;
         }
     };
