@@ -50,7 +50,7 @@ mod strings;
 #[cfg(test)]
 mod tests;
 
-use crate::error::{Error, LimitKind, Result};
+use crate::error::{Error, LimitKind, Position, Result};
 use crate::ir::{Grammar, GrammarLimits};
 use serde_json::Value;
 
@@ -255,11 +255,9 @@ pub fn compile_json_schema(text: &str, options: &JsonSchemaOptions) -> Result<Sc
         reason: format!("not valid JSON: {e}"),
     })?;
     if let Some((at, literal, read)) = numbers::first_inexact_literal(text) {
-        let line = text[..at].matches('\n').count() + 1;
-        let column = at - text[..at].rfind('\n').map_or(0, |newline| newline + 1) + 1;
+        let position = Position::of_offset(text, at);
         let reason = format!(
-            "the number {literal} (line {line}, column {column}) is beyond what a 64-bit integer or float holds; \
-             it would be read as {read}"
+            "the number {literal} ({position}) is beyond what a 64-bit integer or float holds; it would be read as {read}"
         );
         return Err(Error::Schema { pointer: "#".into(), reason });
     }

@@ -173,37 +173,37 @@ fn inexact(literal: &str) -> Option<String> {
     if literal.parse::<i64>().is_ok() || literal.parse::<u64>().is_ok() {
         return None;
     }
-    let float: f64 = literal.parse().ok()?;
-    let read = format!("{float}");
-    (float.is_finite() && exact_decimal(literal)? != exact_decimal(&read)?).then_some(read)
+    // An infinite one `serde_json` refuses to parse at all.
+    let float: f64 = literal.parse().ok().filter(|f: &f64| f.is_finite())?;
+    let (mantissa, exponent) = literal.split_once(['e', 'E']).unwrap_or((literal, "0"));
+    let differs = if float == 0.0 {
+        mantissa.bytes().any(|b| b.is_ascii_digit() && b != b'0')
+    } else {
+        // A float not zero has an exponent within a few hundred places.
+        let (negative, value) = written_value(mantissa, exponent.parse().ok()?);
+        (negative, value) != Decimal::of(float)
+    };
+    differs.then(|| format!("{float}"))
 }
 
-/// The value of a JSON number literal as (negative, integer digits, fraction digits),
-/// without leading or trailing zeros (zero is not negative).
-fn exact_decimal(literal: &str) -> Option<(bool, String, String)> {
-    let (negative, unsigned) = literal.strip_prefix('-').map_or((false, literal), |rest| (true, rest));
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], unsigned[at + 1..].parse::<i64>().ok()?),
-        None => (unsigned, 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits: String = [int, frac].concat();
-    let point = i64::try_from(int.len()).ok()?.checked_add(exponent)?;
-    // Far exponents: compare what is written, not a string of that many zeros.
-    if !(-400..=400).contains(&point) {
-        return Some((negative, format!("e{point}"), digits.trim_matches('0').to_string()));
-    }
-    let padded = |n: i64| "0".repeat(n.max(0) as usize);
+/// The value of a JSON number's mantissa times `10^exponent`, as [`Decimal::of`] gives
+/// a float's (no leading or trailing zeros; zero not negative).
+fn written_value(mantissa: &str, exponent: i64) -> (bool, Decimal) {
+    let (negative, unsigned) = mantissa.strip_prefix('-').map_or((false, mantissa), |rest| (true, rest));
+    let (int, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let digits = [int, frac].concat();
+    let point = int.len() as i64 + exponent;
+    let zeros = |n: i64| "0".repeat(n.max(0) as usize);
     let (int, frac) = if point <= 0 {
-        (String::new(), format!("{}{digits}", padded(-point)))
+        (String::new(), format!("{}{digits}", zeros(-point)))
     } else if point as usize >= digits.len() {
-        (format!("{digits}{}", padded(point - digits.len() as i64)), String::new())
+        (format!("{digits}{}", zeros(point - digits.len() as i64)), String::new())
     } else {
         (digits[..point as usize].to_string(), digits[point as usize..].to_string())
     };
-    let (int, frac) = (int.trim_start_matches('0').to_string(), frac.trim_end_matches('0').to_string());
-    let zero = int.is_empty() && frac.is_empty();
-    Some((negative && !zero, int, frac))
+    let int = int.trim_start_matches('0');
+    let value = Decimal { int: if int.is_empty() { "0".into() } else { int.to_string() }, frac: frac.trim_end_matches('0').to_string() };
+    (negative && !value.is_zero(), value)
 }
 
 /// Integers exactly (beyond a float's precision too), floats as [`Decimal::of`] reads them.

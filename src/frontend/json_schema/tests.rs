@@ -773,6 +773,9 @@ fn numbers_drafts_and_durations_read_as_the_specification_says() {
         ("9007199254740992", true),
         ("9007199254740993", false),
     ]);
+    // A number `serde_json` cannot hold is refused where the text says it is.
+    let beyond = Grammar::from_json_schema("{\"description\": \"é\",\n \"not\": {\"const\": 18446744073709551617}}").unwrap_err();
+    assert!(beyond.to_string().contains("18446744073709551617 (line 2, column 19)"), "{beyond}");
     // A `multipleOf` near a power of ten is not taken for it.
     let near = Grammar::from_json_schema(r#"{"multipleOf": 0.1000000000001}"#).unwrap_err();
     assert!(near.to_string().contains("multipleOf"), "{near}");
