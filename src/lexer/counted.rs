@@ -39,7 +39,7 @@ use regex_syntax::hir::{Class, ClassUnicode, Hir, HirKind, Literal};
 /// string (`strings::spellings_of`), so an exclusion cannot be escaped by another.
 pub(crate) const JSON_CHAR: &str = r#"(?:[^"\\\x00-\x1F]|\\["\\bfnrt]|\\u00[01][0-9a-fA-F])"#;
 
-/// The spelling of a JSON string of `min..=max` canonically spelled characters (no
+/// The spelling of a JSON string of `min..=max` characters spelled as [`JSON_CHAR`] spells them (no
 /// upper bound when `max` is `None`). A lexer counts such a string's characters instead
 /// of unrolling them when a bound is beyond its count horizon.
 pub(crate) fn json_string_of_length(min: u64, max: Option<u64>) -> String {
