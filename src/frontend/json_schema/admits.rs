@@ -7,7 +7,7 @@
 //! pass.
 
 use super::emit::{spelling, Emitter, UNSUPPORTED};
-use super::normalize::{count, required, same_value, Schemas, Simple, Types};
+use super::normalize::{count, required, same_value, Schemas, Simple, Types, SOME_MEMBER};
 use super::strings::{self, Spellings};
 use crate::error::Result;
 use serde_json::{Map, Value};
@@ -104,6 +104,19 @@ impl Emitter<'_> {
                 if !self.admits(additional, member, at, depth + 1)? {
                     return Ok(false);
                 }
+            }
+        }
+        for wanted in s.get(SOME_MEMBER).and_then(Value::as_array).into_iter().flatten() {
+            let (keys, schema) = (&wanted["keys"], &wanted["value"]);
+            let mut met = false;
+            for (name, member) in members {
+                if self.admits(keys, &Value::String(name.clone()), at, depth + 1)? && self.admits(schema, member, at, depth + 1)? {
+                    met = true;
+                    break;
+                }
+            }
+            if !met {
+                return Ok(false);
             }
         }
         Ok(true)

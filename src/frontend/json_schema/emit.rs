@@ -7,7 +7,7 @@
 //! [`numbers`] and [`formats`], intersected in the lexer where a schema puts several
 //! constraints on one string or number.
 
-use super::normalize::{count, Schemas, Simple, Types, ANNOTATIONS};
+use super::normalize::{count, Schemas, Simple, Types, ANNOTATIONS, SOME_MEMBER};
 use super::strings::{self, PatternProperty, Spellings};
 use super::{numbers, PropertyOrder, Whitespace};
 use crate::error::Result;
@@ -61,11 +61,35 @@ struct Punct {
 
 /// One property of an object schema, in the order values spell them.
 struct Member {
+    name: String,
     key: Symbol,
     value: NonterminalId,
+    /// The schema `value` is the nonterminal of.
+    schema: Value,
     /// The property's place in `required`, if it is required.
     required: Option<usize>,
 }
+
+/// The members of one `patternProperties` overlap class, or the additional ones: keys
+/// matching every regex of `all` and none of `except`, values meeting `schema`.
+struct Extra {
+    key: Symbol,
+    value: NonterminalId,
+    all: Vec<String>,
+    except: Vec<String>,
+    schema: Value,
+}
+
+/// One [`SOME_MEMBER`] requirement: some member's key is in one of the `keys`
+/// languages (regexes to match, regexes to exclude) and its value meets `value`.
+struct Witness {
+    keys: Vec<(Vec<String>, Vec<String>)>,
+    value: Value,
+}
+
+/// The most [`SOME_MEMBER`] requirements one object is built for: each doubles the
+/// states of its member list.
+const MAX_WITNESSES: usize = 6;
 
 impl<'a> Emitter<'a> {
     pub fn new(schemas: &'a Schemas<'a>, whitespace: Whitespace) -> Emitter<'a> {
@@ -600,24 +624,38 @@ impl<'a> Emitter<'a> {
             return Ok(Vec::new());
         }
         let name = nonterminal_name(at);
+        let witnesses = self.witnesses(s, at)?;
+        let options = &self.schemas.options;
+        let any_order = options.property_order == PropertyOrder::Any
+            && members.len() <= options.max_any_order_properties.min(MAX_ANY_ORDER_PROPERTIES);
+        // Counts that required and declared properties already imply, and
+        // `minProperties: 1` (the object is not empty), need no counting.
+        let implied = min <= required.max(1) && !max.is_some_and(|m| m < members.len() || !extra.is_empty());
+        // An undeclared key may be written twice (the grammar cannot tell keys of one
+        // pattern apart), and a parser keeps one of them: such members may count
+        // toward `maxProperties` (narrower) but never toward `minProperties`.
+        let min_needs_extras = !implied && !extra.is_empty() && min > required.max(1);
+        if !witnesses.is_empty() {
+            if !any_order || min_needs_extras {
+                return Err(Schemas::error(
+                    at,
+                    "`not` of propertyNames, patternProperties or additionalProperties is supported only for \
+                     objects built in any order with few properties, and beside minProperties only when \
+                     undeclared properties are not allowed",
+                ));
+            }
+            let (min, max) = if implied { (0, None) } else { (min, max) };
+            let list = self.witness_list(&name, &members, &extra, &witnesses, min, max, at)?;
+            return Ok(vec![vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]]);
+        }
         let extra_member = if extra.is_empty() { None } else { Some(self.extra_member(&name, &extra)?) };
         let declared: Vec<&Member> = members.iter().collect();
         let mut out = Vec::new();
         if required == 0 && min == 0 {
             out.push(vec![self.punct.lbrace, self.punct.rbrace]);
         }
-        let options = &self.schemas.options;
-        let any_order = options.property_order == PropertyOrder::Any
-            && declared.len() <= options.max_any_order_properties.min(MAX_ANY_ORDER_PROPERTIES);
-        // Counts that required and declared properties already imply, and
-        // `minProperties: 1` (the object is not empty), need no counting.
-        let implied = min <= required.max(1) && !max.is_some_and(|m| m < members.len() || !extra.is_empty());
         if !implied {
             let bound = max.unwrap_or(min);
-            // An undeclared key may be written twice (the grammar cannot tell keys of one
-            // pattern apart), and a parser keeps one of them: such members may count
-            // toward `maxProperties` (narrower) but never toward `minProperties`.
-            let min_needs_extras = !extra.is_empty() && min > required.max(1);
             if !any_order || min_needs_extras || bound.saturating_add(1).saturating_mul(1 << declared.len()) > MAX_COUNTED_STATES {
                 return Err(Schemas::error(
                     at,
@@ -650,6 +688,224 @@ impl<'a> Emitter<'a> {
         for (order, name) in orders {
             let list = self.member_list(&name, &order, extras)?;
             out.push(vec![self.punct.lbrace, Symbol::Nonterminal(list), self.punct.rbrace]);
+        }
+        Ok(out)
+    }
+
+    /// The [`SOME_MEMBER`] requirements of `s`, their key schemas as languages of key
+    /// spellings.
+    fn witnesses(&mut self, s: &Simple, at: &str) -> Result<Vec<Witness>> {
+        let Some(Value::Array(entries)) = s.get(SOME_MEMBER) else { return Ok(Vec::new()) };
+        if entries.len() > MAX_WITNESSES {
+            let reason = format!("`not` of object keywords asks for more than {MAX_WITNESSES} kinds of member at once");
+            return Err(Schemas::error(at, reason));
+        }
+        let mut out = Vec::with_capacity(entries.len());
+        for entry in entries {
+            let (Some(keys), Some(value)) = (entry.get("keys"), entry.get("value")) else {
+                return Err(Schemas::error(at, "malformed member requirement"));
+            };
+            out.push(Witness { keys: self.key_languages(keys, at)?, value: value.clone() });
+        }
+        Ok(out)
+    }
+
+    /// The key spellings `keys` (a string schema) admits, as pairs of regexes to match
+    /// and to exclude, one pair per terminal [`Emitter::simple`] would build for it.
+    fn key_languages(&mut self, keys: &Value, at: &str) -> Result<Vec<(Vec<String>, Vec<String>)>> {
+        let mut out = Vec::new();
+        for s in self.schemas.flatten(keys, at)? {
+            if !Types::of_simple(&s).contains(Types::STRING) {
+                continue;
+            }
+            if let Some(Value::Array(values)) = s.get("enum") {
+                for value in values {
+                    if let Value::String(name) = value {
+                        if self.admits_simple(&s, value, at, 0)? {
+                            out.push((vec![strings::literal(name)], Vec::new()));
+                        }
+                    }
+                }
+                continue;
+            }
+            let nots = self.negations(&s, at)?;
+            if nots.types.contains(Types::STRING) {
+                continue;
+            }
+            for (required, excluded) in string_cases(&nots, self.schemas.options.max_alternatives, at)? {
+                if let Some((mut all, except)) = strings::of_simple(self.schemas, &s, &excluded, at)? {
+                    all.extend(required);
+                    out.push((all, except));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A non-empty list of `members` in any order and of undeclared members (`extra`),
+    /// as [`Emitter::counted_list`] builds it, in which some member meets each of
+    /// `witnesses`.
+    ///
+    /// The state also holds the set `w` of witnesses met so far. A member whose key
+    /// may meet witnesses is also written as their pair (its value meeting their
+    /// schemas too), only where that meets one not met yet: a parse takes at most one
+    /// such step per witness, and the plain reading stays beside it. The list ends
+    /// when `w` holds them all.
+    #[allow(clippy::too_many_arguments)]
+    fn witness_list(
+        &mut self,
+        name: &str,
+        members: &[Member],
+        extra: &[Extra],
+        witnesses: &[Witness],
+        min: usize,
+        max: Option<usize>,
+        at: &str,
+    ) -> Result<NonterminalId> {
+        let n = members.len();
+        let flags = 1usize << witnesses.len();
+        let full = flags as u64 - 1;
+        let cap = max.unwrap_or(min);
+        let states = (1usize << n).saturating_mul(cap + 1).saturating_mul(flags);
+        if states > MAX_COUNTED_STATES {
+            let reason = "`not` of object keywords on an object with this many properties and counts is not supported";
+            return Err(Schemas::error(at, reason));
+        }
+        let required_mask: u64 = members.iter().enumerate().filter(|(_, m)| m.required.is_some()).map(|(i, _)| 1 << i).sum();
+        let mut member_pairs = Vec::with_capacity(n);
+        for (i, m) in members.iter().enumerate() {
+            member_pairs.push(self.witness_member_pairs(name, i, m, witnesses, at)?);
+        }
+        let extra_pairs = self.witness_extra_members(name, extra, witnesses, at)?;
+        let index = |written: u64, count: usize, met: u64| (written as usize * (cap + 1) + count) * flags + met as usize;
+        let rest: Vec<NonterminalId> = (0..states).map(|i| self.b.nonterminal(&format!("{name}_w{i:x}"))).collect();
+        let next_count = |count: usize| if max.is_some() { count + 1 } else { (count + 1).min(cap) };
+        let may_write = |count: usize| !max.is_some_and(|max| count >= max);
+        let adds = |meets: u64, met: u64| meets == 0 || meets & !met != 0;
+        let comma = self.punct.comma;
+        for written in 0..1u64 << n {
+            for count in (written.count_ones() as usize).min(cap)..=cap {
+                for met in 0..=full {
+                    let here = rest[index(written, count, met)];
+                    if written & required_mask == required_mask && count >= min && met == full {
+                        self.production(here, Vec::new())?;
+                    }
+                    if !may_write(count) {
+                        continue;
+                    }
+                    let after = next_count(count);
+                    for (i, pairs) in member_pairs.iter().enumerate().filter(|(i, _)| written & (1 << i) == 0) {
+                        for &(meets, pair) in pairs.iter().filter(|(meets, _)| adds(*meets, met)) {
+                            let next = rest[index(written | 1 << i, after, met | meets)];
+                            self.production(here, vec![comma, Symbol::Nonterminal(pair), Symbol::Nonterminal(next)])?;
+                        }
+                    }
+                    for &(meets, member) in extra_pairs.iter().filter(|(meets, _)| adds(*meets, met)) {
+                        let next = rest[index(written, after, met | meets)];
+                        self.production(here, vec![comma, Symbol::Nonterminal(member), Symbol::Nonterminal(next)])?;
+                    }
+                }
+            }
+        }
+        let first = self.b.nonterminal(&format!("{name}_wfirst"));
+        if may_write(0) {
+            let after = next_count(0);
+            for (i, pairs) in member_pairs.iter().enumerate() {
+                for &(meets, pair) in pairs {
+                    self.production(first, vec![Symbol::Nonterminal(pair), Symbol::Nonterminal(rest[index(1 << i, after, meets)])])?;
+                }
+            }
+            for &(meets, member) in &extra_pairs {
+                self.production(first, vec![Symbol::Nonterminal(member), Symbol::Nonterminal(rest[index(0, after, meets)])])?;
+            }
+        }
+        Ok(first)
+    }
+
+    /// The pairs member `m` may be written as: plain (meeting no witness), and for each
+    /// set of witnesses its name meets, the pair whose value also meets their schemas;
+    /// each with the set (bit `j` for witness `j`).
+    fn witness_member_pairs(
+        &mut self,
+        name: &str,
+        i: usize,
+        m: &Member,
+        witnesses: &[Witness],
+        at: &str,
+    ) -> Result<Vec<(u64, NonterminalId)>> {
+        let spelled = serde_json::to_string(&m.name).unwrap_or_default();
+        let mut named = 0u64;
+        for (j, w) in witnesses.iter().enumerate() {
+            for (all, except) in &w.keys {
+                if Spellings::new(all, at)?.all(&spelled) && !Spellings::new(except, at)?.any(&spelled) {
+                    named |= 1 << j;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for meets in (0..=named).filter(|meets| meets & !named == 0) {
+            let mut schemas = vec![m.schema.clone()];
+            schemas.extend(members_of(meets).map(|j| witnesses[j].value.clone()));
+            let schema = serde_json::json!({ "allOf": schemas });
+            let value = match meets {
+                0 => m.value,
+                _ if self.schemas.flatten(&schema, at)?.is_empty() => continue,
+                _ => self.schema(&schema, &format!("{at}/properties/{}/meets{meets}", escape_pointer(&m.name)))?,
+            };
+            let pair = self.b.nonterminal(&format!("{name}_m{i}_{meets}"));
+            self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(value)])?;
+            out.push((pair, meets));
+        }
+        Ok(out.into_iter().map(|(pair, meets)| (meets, pair)).collect())
+    }
+
+    /// The undeclared members as [`Emitter::witness_member_pairs`] gives a declared
+    /// one's: for each set of witnesses, a member nonterminal over every class of
+    /// `extra` whose keys also meet those witnesses' key languages and whose values
+    /// meet their schemas (the empty set: `extra` as it is).
+    fn witness_extra_members(&mut self, name: &str, extra: &[Extra], witnesses: &[Witness], at: &str) -> Result<Vec<(u64, NonterminalId)>> {
+        let mut out = Vec::new();
+        if !extra.is_empty() {
+            out.push((0, self.extra_member(name, extra)?));
+        }
+        let most = self.schemas.options.max_alternatives;
+        for meets in 1..1u64 << witnesses.len() {
+            let member = self.b.nonterminal(&format!("{name}_extra{meets}"));
+            let mut any = false;
+            // Every choice of one key language per witness of the set.
+            let mut choices: Vec<(Vec<String>, Vec<String>)> = vec![(Vec::new(), Vec::new())];
+            for j in members_of(meets) {
+                let mut next = Vec::new();
+                for (all, except) in &choices {
+                    for (keys_all, keys_except) in &witnesses[j].keys {
+                        next.push(([&all[..], keys_all].concat(), [&except[..], keys_except].concat()));
+                    }
+                }
+                if next.len() > most {
+                    let reason = format!("member requirements expand to {} key alternatives, more than the limit of {most}", next.len());
+                    return Err(Schemas::error(at, reason));
+                }
+                choices = next;
+            }
+            for (k, e) in extra.iter().enumerate() {
+                let mut schemas = vec![e.schema.clone()];
+                schemas.extend(members_of(meets).map(|j| witnesses[j].value.clone()));
+                let schema = serde_json::json!({ "allOf": schemas });
+                if self.schemas.flatten(&schema, at)?.is_empty() {
+                    continue;
+                }
+                let value = self.schema(&schema, &format!("{at}/additional{k}/meets{meets}"))?;
+                for (all, except) in &choices {
+                    let all = [&e.all[..], all].concat();
+                    let except = [&e.except[..], except].concat();
+                    let key = self.terminal(TerminalPattern::Compound { all, except });
+                    self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
+                    any = true;
+                }
+            }
+            if any {
+                out.push((meets, member));
+            }
         }
         Ok(out)
     }
@@ -849,7 +1105,7 @@ impl<'a> Emitter<'a> {
             }
             let key = self.regex_terminal(strings::literal(name));
             let value = self.schema(&schema, &format!("{at}/properties/{}", escape_pointer(name)))?;
-            members.push(Member { key, value, required: required_at });
+            members.push(Member { name: name.to_string(), key, value, schema, required: required_at });
         }
         Ok(Some(members))
     }
@@ -864,7 +1120,7 @@ impl<'a> Emitter<'a> {
         patterns: &[PatternProperty],
         names: &[String],
         at: &str,
-    ) -> Result<Vec<(Symbol, NonterminalId)>> {
+    ) -> Result<Vec<Extra>> {
         let declared: Vec<String> = self.declared_spellings(s);
         let mut out = Vec::new();
         for matched in pattern_overlaps(self.schemas, patterns, names, &declared, at)? {
@@ -880,10 +1136,10 @@ impl<'a> Emitter<'a> {
             except.extend(patterns.iter().enumerate().filter(|(j, _)| !matched.contains(j)).map(|(_, p)| p.regex.0.clone()));
             let mut all: Vec<String> = matched.iter().map(|&i| patterns[i].regex.0.clone()).collect();
             all.extend(names.iter().cloned());
-            let key = self.terminal(TerminalPattern::Compound { all, except });
+            let key = self.terminal(TerminalPattern::Compound { all: all.clone(), except: except.clone() });
             let which: Vec<String> = matched.iter().map(usize::to_string).collect();
             let value = self.schema(&schema, &format!("{at}/patternProperties/{}", which.join("+")))?;
-            out.push((key, value));
+            out.push(Extra { key, value, all, except, schema });
         }
         let additional = s.get("additionalProperties").cloned().unwrap_or(Value::Bool(true));
         if !self.schemas.flatten(&additional, at)?.is_empty() {
@@ -891,9 +1147,9 @@ impl<'a> Emitter<'a> {
             except.extend(patterns.iter().map(|p| p.regex.0.clone()));
             let mut all = vec![strings::length(0, None)];
             all.extend(names.iter().cloned());
-            let key = self.terminal(TerminalPattern::Compound { all, except });
+            let key = self.terminal(TerminalPattern::Compound { all: all.clone(), except: except.clone() });
             let value = self.schema(&additional, &format!("{at}/additionalProperties"))?;
-            out.push((key, value));
+            out.push(Extra { key, value, all, except, schema: additional });
         }
         Ok(out)
     }
@@ -930,10 +1186,10 @@ impl<'a> Emitter<'a> {
     }
 
     /// One undeclared member: `extra → key ":" value` over `extra`'s pairs.
-    fn extra_member(&mut self, name: &str, extra: &[(Symbol, NonterminalId)]) -> Result<NonterminalId> {
+    fn extra_member(&mut self, name: &str, extra: &[Extra]) -> Result<NonterminalId> {
         let member = self.b.nonterminal(&format!("{name}_extra"));
-        for &(key, value) in extra {
-            self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
+        for e in extra {
+            self.production(member, vec![e.key, self.punct.colon, Symbol::Nonterminal(e.value)])?;
         }
         Ok(member)
     }
@@ -945,6 +1201,11 @@ impl<'a> Emitter<'a> {
         self.production(list, vec![Symbol::Nonterminal(list), self.punct.comma, Symbol::Nonterminal(member)])?;
         Ok(list)
     }
+}
+
+/// The indices of the bits set in `set`.
+fn members_of(set: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |j| set & (1 << j) != 0)
 }
 
 /// `true`, or an object schema with nothing but annotations.

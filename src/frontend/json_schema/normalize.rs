@@ -31,6 +31,13 @@ pub(super) const ANNOTATIONS: &[&str] = &[
     "example", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "definitions", "$defs",
 ];
 
+/// The compiler's own keyword for "some member's key is in `keys` and its value meets
+/// `value`", a list of `{"keys": SCHEMA, "value": SCHEMA}` that all hold (an `allOf`
+/// keeps both lists). It is what `not` of `propertyNames`, `patternProperties` and
+/// `additionalProperties` leaves ([`Schemas::complement`]). A schema never spells it: the
+/// name starts with a NUL, and a keyword of that name in a document is dropped as unknown.
+pub(super) const SOME_MEMBER: &str = "\u{0}someMember";
+
 /// The set of JSON types a schema admits. `INTEGER` and `FRACTION` split `number`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Types(pub u8);
@@ -274,7 +281,7 @@ impl<'a> Schemas<'a> {
                     | "then" | "else"
             );
             let double_negation = k == "not" && double_negated(v).is_some();
-            if !combinator && !double_negation && !ANNOTATIONS.contains(&k.as_str()) {
+            if !combinator && !double_negation && !ANNOTATIONS.contains(&k.as_str()) && k != SOME_MEMBER {
                 base.insert(k.clone(), v.clone());
             }
         }
@@ -467,10 +474,32 @@ impl<'a> Schemas<'a> {
                         out.push(failing);
                     }
                 }
-                "additionalProperties" if v == &Value::Bool(false) && !condition.contains_key("patternProperties") => {
-                    let Some(keys) = within.and_then(closed_keys) else { return Ok(None) };
-                    let declared = |name: &str| property(condition, name).is_some();
-                    out.extend(keys.into_iter().filter(|k| !declared(k)).map(|k| typed(Types::OBJECT, "required", serde_json::json!([k]))));
+                "additionalProperties" => match within.and_then(closed_keys) {
+                    // Finitely many keys: objects with one the condition does not declare.
+                    Some(keys) if v == &Value::Bool(false) && !condition.contains_key("patternProperties") => {
+                        let declared = |name: &str| property(condition, name).is_some();
+                        let undeclared = keys.into_iter().filter(|k| !declared(k));
+                        out.extend(undeclared.map(|k| typed(Types::OBJECT, "required", serde_json::json!([k]))));
+                    }
+                    _ => out.extend(some_member(undeclared_keys(condition), negated(v))),
+                },
+                "patternProperties" => {
+                    for (pattern, schema) in v.as_object().into_iter().flatten() {
+                        let keys = serde_json::json!({ "type": "string", "pattern": pattern });
+                        out.extend(some_member(keys, negated(schema)));
+                    }
+                }
+                "propertyNames" if v != &Value::Bool(true) => {
+                    let keys = serde_json::json!({ "type": "string", "not": v });
+                    out.extend(some_member(keys, Value::Bool(true)));
+                }
+                "minProperties" => {
+                    if let Some(n) = count(condition, k, at)?.filter(|n| *n > 0) {
+                        out.push(typed(Types::OBJECT, "maxProperties", Value::from(n - 1)));
+                    }
+                }
+                "maxProperties" => {
+                    out.push(typed(Types::OBJECT, "minProperties", Value::from(count(condition, k, at)?.unwrap_or(0) + 1)));
                 }
                 "not" => {
                     for negated in v.as_array().into_iter().flatten() {
@@ -702,6 +731,41 @@ fn object_lacking(name: &str) -> Simple {
     s
 }
 
+/// The objects with some member whose key meets `keys` and whose value meets `value`
+/// ([`SOME_MEMBER`]); `None` when no value does.
+fn some_member(keys: Value, value: Value) -> Option<Simple> {
+    if value == Value::Bool(false) {
+        return None;
+    }
+    let mut s = Simple::new();
+    s.insert("type".into(), Value::from(Types::OBJECT.0));
+    s.insert(SOME_MEMBER.into(), serde_json::json!([{ "keys": keys, "value": value }]));
+    Some(s)
+}
+
+/// The keys `additionalProperties` of `s` applies to: those `properties` does not
+/// declare and no `patternProperties` pattern matches.
+fn undeclared_keys(s: &Simple) -> Value {
+    let declared: Vec<&String> = s.get("properties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys()).collect();
+    let patterns = s.get("patternProperties").and_then(Value::as_object).into_iter().flat_map(|p| p.keys());
+    let mut taken: Vec<Value> = patterns.map(|pattern| serde_json::json!({ "pattern": pattern })).collect();
+    if !declared.is_empty() {
+        taken.push(serde_json::json!({ "enum": declared }));
+    }
+    if taken.is_empty() {
+        return serde_json::json!({ "type": "string" });
+    }
+    serde_json::json!({ "type": "string", "not": { "anyOf": taken } })
+}
+
+/// The values failing `schema`, as a schema.
+fn negated(schema: &Value) -> Value {
+    match schema {
+        Value::Bool(b) => Value::Bool(!b),
+        _ => serde_json::json!({ "not": schema }),
+    }
+}
+
 pub(super) fn required(s: &Simple) -> impl Iterator<Item = &str> {
     s.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str)
 }
@@ -778,7 +842,7 @@ const ASSERTIONS: &[&str] = &[
     "maxContains", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength",
     "minItems", "maxItems", "minProperties", "maxProperties", "uniqueItems", "multipleOf", "dependencies",
     "dependentRequired", "dependentSchemas", "if", "then", "else", "unevaluatedProperties", "unevaluatedItems",
-    "nullable", "$dynamicRef", "$recursiveRef",
+    "nullable", "$dynamicRef", "$recursiveRef", SOME_MEMBER,
 ];
 
 /// JSON Schema's equality of two values: numbers by their exact value (`1` equals `1.0`,
@@ -941,7 +1005,7 @@ pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result
                 }
                 Value::Array(both)
             }
-            "required" | "pattern" | "format" | "not" => {
+            "required" | "pattern" | "format" | "not" | SOME_MEMBER => {
                 let mut list = va.as_array().cloned().unwrap_or_default();
                 for v in vb.as_array().into_iter().flatten() {
                     if !list.contains(v) {

@@ -486,6 +486,61 @@ fn not_items_and_not_contains_are_complements() {
 }
 
 #[test]
+fn not_of_object_keywords_asks_for_some_member() {
+    // Some key fails `propertyNames`.
+    check(r#"{"type": "object", "not": {"propertyNames": {"pattern": "^a"}}}"#, &[
+        ("{}", false),
+        (r#"{"ab": 1}"#, false),
+        (r#"{"b": 1}"#, true),
+        (r#"{"ab": 1, "b": 2}"#, true),
+        (r#"{"b": 1, "ab": 2}"#, true),
+    ]);
+    // Some key matching a pattern has a value failing its schema.
+    check(r#"{"type": "object", "not": {"patternProperties": {"^x": {"type": "integer"}}}}"#, &[
+        ("{}", false),
+        (r#"{"x1": 1}"#, false),
+        (r#"{"x1": "s"}"#, true),
+        (r#"{"y": "s"}"#, false),
+        (r#"{"y": "s", "x": 1, "xx": null}"#, true),
+    ]);
+    // An undeclared key, or a declared one whose value fails.
+    check(r#"{"type": "object", "not": {"properties": {"a": {"type": "integer"}}, "additionalProperties": false}}"#, &[
+        ("{}", false),
+        (r#"{"a": 1}"#, false),
+        (r#"{"a": "s"}"#, true),
+        (r#"{"b": 1}"#, true),
+        (r#"{"a": 1, "b": 1}"#, true),
+    ]);
+    // A declared property can be the member asked for: its value then meets both schemas.
+    let declared = r#"{"type": "object", "properties": {"x1": {"minimum": 5}}, "additionalProperties": false,
+        "not": {"patternProperties": {"^x": {"maximum": 9}}}}"#;
+    check(declared, &[(r#"{"x1": 12}"#, true), (r#"{"x1": 7}"#, false), ("{}", false), (r#"{"x2": 12}"#, false)]);
+    // Two requirements, met by one member or by two.
+    let two = r#"{"type": "object", "allOf": [{"not": {"propertyNames": {"maxLength": 1}}},
+        {"not": {"patternProperties": {"b": {"type": "string"}}}}]}"#;
+    check(two, &[
+        (r#"{"ab": 1}"#, true),
+        (r#"{"ab": "s"}"#, false),
+        (r#"{"a": "s", "bb": 2}"#, true),
+        (r#"{"bb": 2, "a": "s"}"#, true),
+        (r#"{"a": 1, "b": 2}"#, false),
+    ]);
+    // A key asked for in each of its spellings.
+    check(r#"{"type": "object", "not": {"propertyNames": {"not": {"const": "\t"}}}}"#, &[
+        (r#"{"\t": 1}"#, true),
+        (r#"{"\u0009": 1}"#, true),
+        (r#"{"t": 1}"#, false),
+    ]);
+    // Counts: `not` of minProperties and maxProperties.
+    check(r#"{"type": "object", "not": {"minProperties": 2}}"#, &[("{}", true), (r#"{"a": 1}"#, true), (r#"{"a": 1, "b": 2}"#, false)]);
+    check(r#"{"type": "object", "not": {"maxProperties": 0}}"#, &[("{}", false), (r#"{"a": 1}"#, true)]);
+    // Enum values are filtered by the requirement too.
+    check(r#"{"enum": [{"a": 1}, {"b": 1}], "not": {"propertyNames": {"const": "a"}}}"#, &[(r#"{"b": 1}"#, true), (r#"{"a": 1}"#, false)]);
+    // The compiler's keyword cannot be written in a document: it is dropped as unknown.
+    check(r#"{"type": "object", "\u0000someMember": [{"keys": {"const": "a"}, "value": true}]}"#, &[("{}", true)]);
+}
+
+#[test]
 fn property_names_apply_to_declared_keys_too() {
     check(r#"{"properties": {"a": {}, "bc": {}}, "propertyNames": {"pattern": "^b"}}"#, &[
         (r#"{"a": 1}"#, false),
