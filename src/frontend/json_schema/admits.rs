@@ -137,7 +137,7 @@ impl Emitter<'_> {
             (None, Some(Value::Array(prefix))) => (prefix.as_slice(), s.get("additionalItems")),
             (_, items) => (&[][..], items),
         };
-        if let Some(contains) = s.get("contains") {
+        for contains in s.get("contains").and_then(Value::as_array).into_iter().flatten() {
             let at = format!("{at}/contains");
             let mut witnessed = false;
             for item in items {

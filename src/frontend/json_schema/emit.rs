@@ -87,8 +87,8 @@ struct Witness {
     value: Value,
 }
 
-/// The most [`SOME_MEMBER`] requirements one object is built for: each doubles the
-/// states of its member list.
+/// The most [`SOME_MEMBER`] requirements one object, or `contains` schemas one array,
+/// is built for: each doubles the states of its member or element list.
 const MAX_WITNESSES: usize = 6;
 
 impl<'a> Emitter<'a> {
@@ -506,10 +506,24 @@ impl<'a> Emitter<'a> {
         }
         let element = |i: usize| if i < prefix.len() { Some(prefix[i]) } else { rest };
         let name = nonterminal_name(at);
-        if let Some(contains) = s.get("contains") {
-            let (witness_prefix, witness_rest) = self.array_items(s, Some(contains), at)?;
-            let witness = |i: usize| if i < witness_prefix.len() { Some(witness_prefix[i]) } else { witness_rest };
-            return self.array_with_witness(&name, element, witness, min, max, last);
+        if let Some(Value::Array(wanted)) = s.get("contains").filter(|c| c.as_array().is_some_and(|c| !c.is_empty())) {
+            if wanted.len() > MAX_WITNESSES {
+                let reason = format!("an array asks for more than {MAX_WITNESSES} kinds of element at once (`contains`)");
+                return Err(Schemas::error(at, reason));
+            }
+            // The elements meeting each set of the `contains` schemas, by the set (bit j
+            // for schema j).
+            let mut witnesses = vec![(Vec::new(), None)];
+            for meets in 1..1u64 << wanted.len() {
+                let all: Vec<&Value> = members_of(meets).map(|j| &wanted[j]).collect();
+                let schema = if let [one] = all[..] { one.clone() } else { serde_json::json!({ "allOf": all }) };
+                witnesses.push(self.array_items(s, Some(&schema), at)?);
+            }
+            let witness = |meets: u64, i: usize| {
+                let (prefix, rest) = &witnesses[meets as usize];
+                if i < prefix.len() { Some(prefix[i]) } else { *rest }
+            };
+            return self.array_with_witnesses(&name, element, witness, wanted.len(), min, max, last);
         }
         // after[i]: what may follow once i elements are written.
         let after: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_after{i}"))).collect();
@@ -534,48 +548,77 @@ impl<'a> Emitter<'a> {
         Ok(out)
     }
 
-    /// Arrays of `min..=max` elements (`element(i)` at place `i`) of which at least one
-    /// is a witness (`witness(i)`: the element's schema and `contains`).
+    /// Arrays of `min..=max` elements (`element(i)` at place `i`) in which each of
+    /// `k` `contains` schemas is met by some element (`witness(set, i)`: the element's
+    /// schema and the `contains` schemas of the set, bit `j` for schema `j`).
     ///
-    /// `after0[i]` / `after1[i]`: what may follow `i` elements, before and after a
-    /// witness was written. An element may be read both ways (the GLR parse keeps both);
-    /// an array ends only after a witness. Past `last`, an unbounded array is a
-    /// left-recursive run of elements, a witness, then another run.
-    fn array_with_witness(
+    /// `after[met][i]`: what may follow `i` elements, once the schemas of the set `met`
+    /// were met. An element may be read both ways (plain, or as meeting schemas not met
+    /// yet; the GLR parse keeps both); an array ends only when all are met. Past
+    /// `last`, an unbounded array is a left-recursive run of elements, then an element
+    /// meeting more schemas, and so on (at most `k` such steps).
+    #[allow(clippy::too_many_arguments)]
+    fn array_with_witnesses(
         &mut self,
         name: &str,
         element: impl Fn(usize) -> Option<NonterminalId>,
-        witness: impl Fn(usize) -> Option<NonterminalId>,
+        witness: impl Fn(u64, usize) -> Option<NonterminalId>,
+        k: usize,
         min: usize,
         max: Option<usize>,
         last: usize,
     ) -> Result<Vec<Vec<Symbol>>> {
         let comma = self.punct.comma;
-        let after0: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_before{i}"))).collect();
-        let after1: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_after{i}"))).collect();
+        let full = (1u64 << k) - 1;
+        // Sets the names keep apart: for one schema, as the single-witness grammar was named.
+        let label = |met: u64| match (k, met) {
+            (1, 0) => "before".to_string(),
+            (1, _) => "after".to_string(),
+            _ => format!("met{met:x}_"),
+        };
+        let after: Vec<Vec<NonterminalId>> = (0..=full)
+            .map(|met| (0..=last).map(|i| self.b.nonterminal(&format!("{name}_{}{i}", label(met)))).collect())
+            .collect();
+        let adding = |met: u64| (1..=full).filter(move |meets| meets & !met != 0);
+        let run = if max.is_none() { Some(self.b.nonterminal(&format!("{name}_run"))) } else { None };
         for i in 1..=last {
             if i >= min {
-                self.production(after1[i], Vec::new())?;
+                self.production(after[full as usize][i], Vec::new())?;
             }
-            let (Some(e), Some(w)) = (element(i), witness(i)) else { continue };
-            let (e, w) = (Symbol::Nonterminal(e), Symbol::Nonterminal(w));
-            if i < last {
-                self.production(after1[i], vec![comma, e, Symbol::Nonterminal(after1[i + 1])])?;
-                self.production(after0[i], vec![comma, e, Symbol::Nonterminal(after0[i + 1])])?;
-                self.production(after0[i], vec![comma, w, Symbol::Nonterminal(after1[i + 1])])?;
-            } else if max.is_none() {
-                self.production(after1[i], vec![Symbol::Nonterminal(after1[i]), comma, e])?;
-                let run = self.b.nonterminal(&format!("{name}_run"));
+            let Some(e) = element(i) else { continue };
+            let e = Symbol::Nonterminal(e);
+            for met in 0..=full {
+                let here = after[met as usize][i];
+                if i < last {
+                    self.production(here, vec![comma, e, Symbol::Nonterminal(after[met as usize][i + 1])])?;
+                } else if max.is_none() && met == full {
+                    self.production(here, vec![Symbol::Nonterminal(here), comma, e])?;
+                }
+                for meets in adding(met) {
+                    let Some(w) = witness(meets, i) else { continue };
+                    let w = Symbol::Nonterminal(w);
+                    if i < last {
+                        self.production(here, vec![comma, w, Symbol::Nonterminal(after[(met | meets) as usize][i + 1])])?;
+                    } else if let Some(run) = run {
+                        let next = Symbol::Nonterminal(after[(met | meets) as usize][i]);
+                        self.production(here, vec![Symbol::Nonterminal(run), comma, w, next])?;
+                    }
+                }
+            }
+            if let (Some(run), true) = (run, i == last) {
                 self.production(run, Vec::new())?;
                 self.production(run, vec![Symbol::Nonterminal(run), comma, e])?;
-                self.production(after0[i], vec![Symbol::Nonterminal(run), comma, w, Symbol::Nonterminal(after1[i])])?;
             }
         }
         let mut out = Vec::new();
-        if let (Some(e), Some(w), true) = (element(0), witness(0), max != Some(0)) {
+        if let (Some(e), true) = (element(0), max != Some(0)) {
             let (lbrack, rbrack) = (self.punct.lbrack, self.punct.rbrack);
-            out.push(vec![lbrack, Symbol::Nonterminal(e), Symbol::Nonterminal(after0[1]), rbrack]);
-            out.push(vec![lbrack, Symbol::Nonterminal(w), Symbol::Nonterminal(after1[1]), rbrack]);
+            out.push(vec![lbrack, Symbol::Nonterminal(e), Symbol::Nonterminal(after[0][1]), rbrack]);
+            for meets in 1..=full {
+                if let Some(w) = witness(meets, 0) {
+                    out.push(vec![lbrack, Symbol::Nonterminal(w), Symbol::Nonterminal(after[meets as usize][1]), rbrack]);
+                }
+            }
         }
         Ok(out)
     }

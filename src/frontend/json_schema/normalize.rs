@@ -512,9 +512,13 @@ impl<'a> Schemas<'a> {
                     if condition.contains_key("prefixItems") {
                         return Ok(None);
                     }
-                    out.push(typed(Types::ARRAY, "contains", serde_json::json!({ "not": v })));
+                    out.push(typed(Types::ARRAY, "contains", serde_json::json!([{ "not": v }])));
                 }
-                "contains" => out.push(typed(Types::ARRAY, "items", serde_json::json!({ "not": v }))),
+                "contains" => {
+                    for wanted in v.as_array().into_iter().flatten() {
+                        out.push(typed(Types::ARRAY, "items", serde_json::json!({ "not": wanted })));
+                    }
+                }
                 "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" if v.is_number() => {
                     let opposite = match k.as_str() {
                         "minimum" => "exclusiveMaximum",
@@ -914,6 +918,10 @@ fn normalize_keywords(s: &mut Simple, draft: Draft, at: &str) -> Result<()> {
         s.insert("type".into(), Value::from(types.0));
     }
     s.remove("nullable");
+    // Each `contains` of an `allOf` needs its own element: a list, as `pattern`'s.
+    if let Some(wanted) = s.remove("contains") {
+        s.insert("contains".into(), Value::Array(vec![wanted]));
+    }
     if draft == Draft::Draft4 {
         for (flag, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
             if let Some(Value::Bool(exclusive)) = s.get(flag).cloned() {
@@ -1005,7 +1013,7 @@ pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result
                 }
                 Value::Array(both)
             }
-            "required" | "pattern" | "format" | "not" | SOME_MEMBER => {
+            "required" | "pattern" | "format" | "not" | "contains" | SOME_MEMBER => {
                 let mut list = va.as_array().cloned().unwrap_or_default();
                 for v in vb.as_array().into_iter().flatten() {
                     if !list.contains(v) {
