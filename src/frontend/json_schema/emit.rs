@@ -294,6 +294,13 @@ impl<'a> Emitter<'a> {
                             Some(all) => out.string_conjunctions.push(all),
                         }
                     }
+                    ["multipleOf"] => {
+                        // Values of other types meet `multipleOf`: `not` excludes them.
+                        out.types = Types(out.types.0 | (types.0 & !Types::NUMBER.0));
+                        if types.intersects(Types::NUMBER) {
+                            out.numbers.push(multiples(&negated["multipleOf"], true, &at)?);
+                        }
+                    }
                     _ => return Err(Schemas::error(&at, format!("`not` with {} is not supported", keys.join(", ")))),
                 }
             }
@@ -455,9 +462,7 @@ impl<'a> Emitter<'a> {
         };
         let mut all = vec![base.to_string()];
         if let Some(m) = s.get("multipleOf") {
-            all.push(multiple_of(m, fractions).ok_or_else(|| {
-                Schemas::error(at, format!("multipleOf {m} is not supported (supported: powers of ten and divisors of 1000)"))
-            })?);
+            all.push(multiples(m, fractions, at)?);
         }
         all.extend(bounds);
         Ok(Some(all))
@@ -907,6 +912,7 @@ impl<'a> Emitter<'a> {
     /// `extra` whose keys also meet those witnesses' key languages and whose values
     /// meet their schemas (the empty set: `extra` as it is).
     fn witness_extra_members(&mut self, name: &str, extra: &[Extra], witnesses: &[Witness], at: &str) -> Result<Vec<(u64, NonterminalId)>> {
+        self.check_no_repeatable_witness(extra, witnesses, at)?;
         let mut out = Vec::new();
         if !extra.is_empty() {
             out.push((0, self.extra_member(name, extra)?));
@@ -951,6 +957,29 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// An error when an undeclared member could meet a witness by its value: the
+    /// grammar cannot tell two undeclared keys apart, so the key could be written again
+    /// with a value failing the witness, and a parser keeps the last one (JSON Schema
+    /// validators and `json.loads` alike). A witness asking only for a key is met
+    /// whichever value is kept.
+    fn check_no_repeatable_witness(&self, extra: &[Extra], witnesses: &[Witness], at: &str) -> Result<()> {
+        for w in witnesses.iter().filter(|w| w.value != Value::Bool(true)) {
+            for e in extra {
+                for (all, except) in &w.keys {
+                    let all = [&e.all[..], all].concat();
+                    let except = [&e.except[..], except].concat();
+                    if self.schemas.languages_meet(&all, &except) != Some(false) {
+                        let reason = "`not` of patternProperties or additionalProperties is supported only where \
+                                      no undeclared property can be the one failing it (a key written twice keeps its \
+                                      last value)";
+                        return Err(Schemas::error(at, reason));
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One `key ":" value` nonterminal per member, and the set of the required ones (bit
@@ -1321,6 +1350,12 @@ fn ignorable(keyword: &str) -> bool {
             | "contains"
     );
     !constrains && !strings::KEYWORDS.contains(&keyword)
+}
+
+/// [`multiple_of`], or the error naming `m`.
+fn multiples(m: &Value, fractions: bool, at: &str) -> Result<String> {
+    multiple_of(m, fractions)
+        .ok_or_else(|| Schemas::error(at, format!("multipleOf {m} is not supported (supported: powers of ten and divisors of 1000)")))
 }
 
 /// Spellings of the multiples of `m`: integers whose last digits decide divisibility

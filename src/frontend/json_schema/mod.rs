@@ -140,8 +140,8 @@ pub enum PropertyOrder {
 /// ```
 /// use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions, OneOf};
 ///
-/// // Multiples of 10 match both branches; "not a multiple of 5" has no grammar here.
-/// let schema = r#"{"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]}"#;
+/// // `[1]` matches both branches, and a tuple's failures have no schema here.
+/// let schema = r#"{"oneOf": [{"prefixItems": [{"type": "integer"}]}, {"items": {"type": "integer"}}]}"#;
 /// assert!(compile_json_schema(schema, &JsonSchemaOptions::default()).is_err());
 /// let options = JsonSchemaOptions { one_of: OneOf::AsAnyOf, ..JsonSchemaOptions::default() };
 /// let compiled = compile_json_schema(schema, &options).unwrap();

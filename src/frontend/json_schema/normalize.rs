@@ -548,6 +548,8 @@ impl<'a> Schemas<'a> {
                     let each = v.as_array().into_iter().flatten().map(|one| serde_json::json!({ k.as_str(): one }));
                     out.push(typed(Types::STRING, "not", serde_json::json!([{ "allOf": each.collect::<Vec<_>>() }])));
                 }
+                // Numbers that are not multiples: the emitter excludes the multiples' regex.
+                "multipleOf" => out.push(typed(Types::NUMBER, "not", serde_json::json!([{ "multipleOf": v }]))),
                 "enum" => {
                     let scalar = |x: &Value| !(x.is_array() || x.is_object());
                     if !v.as_array().is_some_and(|values| values.iter().all(scalar)) {

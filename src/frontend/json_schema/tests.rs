@@ -223,7 +223,17 @@ fn one_of_is_exact_when_branches_are_disjoint() {
         {"type": "object", "required": ["a", "b", "a"]},
         {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}, "maxProperties": 1}]}"#;
     check(by_count, &[(r#"{"a": 1, "b": 2}"#, true), (r#"{"a": 1}"#, true), (r#"{"b": -1}"#, false), ("{}", true)]);
-    let overlapping = r#"{"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]}"#;
+    // Multiples of 10 match both branches, so neither takes them; non-numbers match both.
+    check(r#"{"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]}"#, &[
+        ("4", true),
+        ("5", true),
+        ("4.0", true),
+        ("10", false),
+        ("3", false),
+        (r#""s""#, false),
+    ]);
+    // A tuple's failures have no schema here: narrowing by it is an error.
+    let overlapping = r#"{"oneOf": [{"prefixItems": [{"type": "integer"}]}, {"items": {"type": "integer"}}]}"#;
     let err = Grammar::from_json_schema(overlapping).unwrap_err();
     assert!(err.to_string().contains("#/oneOf") && err.to_string().contains("exactly-one"), "{err}");
 }
@@ -345,7 +355,9 @@ fn if_then_else_on_a_discriminator() {
         (r#"{"n": 1}"#, false),
     ]);
     check(r#"{"if": {"minimum": 3}, "then": {"type": "integer"}}"#, &[("4", true), ("4.5", false), ("2.5", true), (r#""s""#, false)]);
-    let err = Grammar::from_json_schema(r#"{"if": {"multipleOf": 3}, "then": {"type": "integer"}}"#).unwrap_err();
+    // A string meets the condition (a number keyword), so it must meet `then`.
+    check(r#"{"if": {"multipleOf": 2}, "then": {"type": "integer"}}"#, &[("4", true), ("4.5", true), (r#""s""#, false)]);
+    let err = Grammar::from_json_schema(r#"{"if": {"prefixItems": [{"type": "integer"}]}, "then": {"maxItems": 1}}"#).unwrap_err();
     assert!(err.to_string().contains("#/if"), "{err}");
 }
 
@@ -482,6 +494,29 @@ fn not_items_and_not_contains_are_complements() {
 }
 
 #[test]
+fn not_of_multiple_of_excludes_the_multiples_in_every_plain_spelling() {
+    check(r#"{"type": "integer", "not": {"multipleOf": 2}}"#, &[("1", true), ("7", true), ("2", false), ("-4", false), ("0", false)]);
+    check(r#"{"not": {"multipleOf": 0.1}}"#, &[
+        ("0.15", true),
+        ("0.1", false),
+        ("1.50", false),
+        ("-0", false),
+        (r#""a""#, false),
+        ("null", false),
+    ]);
+    // Failing either keyword: not a multiple, or below the minimum.
+    check(r#"{"type": "number", "not": {"multipleOf": 5, "minimum": 10}}"#, &[
+        ("7", true),
+        ("5", true),
+        ("12", true),
+        ("15", false),
+        ("20.0", false),
+    ]);
+    check(r#"{"enum": [5, 6], "not": {"multipleOf": 2}}"#, &[("5", true), ("6", false)]);
+    assert!(Grammar::from_json_schema(r#"{"not": {"multipleOf": 7}}"#).unwrap_err().to_string().contains("multipleOf 7"));
+}
+
+#[test]
 fn each_contains_of_an_allof_needs_its_own_element() {
     check(r#"{"allOf": [{"contains": {"const": 1}}, {"contains": {"const": 2}}]}"#, &[
         ("[1, 2]", true),
@@ -524,14 +559,22 @@ fn not_of_object_keywords_asks_for_some_member() {
         (r#"{"ab": 1, "b": 2}"#, true),
         (r#"{"b": 1, "ab": 2}"#, true),
     ]);
-    // Some key matching a pattern has a value failing its schema.
-    check(r#"{"type": "object", "not": {"patternProperties": {"^x": {"type": "integer"}}}}"#, &[
+    // Some key matching a pattern has a value failing its schema; declared keys only:
+    // an undeclared key could be written again with a passing value, and the last one
+    // counts (`{"x": "s", "x": 1}` is `{"x": 1}`), so that is an error.
+    let declared_keys = r#"{"type": "object", "properties": {"x1": {}, "x2": {}, "y": {}}, "additionalProperties": false,
+        "not": {"patternProperties": {"^x": {"type": "integer"}}}}"#;
+    check(declared_keys, &[
         ("{}", false),
         (r#"{"x1": 1}"#, false),
         (r#"{"x1": "s"}"#, true),
         (r#"{"y": "s"}"#, false),
-        (r#"{"y": "s", "x": 1, "xx": null}"#, true),
+        (r#"{"y": "s", "x1": 1, "x2": null}"#, true),
     ]);
+    let repeatable = r#"{"type": "object", "not": {"patternProperties": {"^x": {"type": "integer"}}}}"#;
+    assert!(Grammar::from_json_schema(repeatable).unwrap_err().to_string().contains("written twice"));
+    // A key alone is there whichever value is kept.
+    check(r#"{"type": "object", "not": {"propertyNames": {"pattern": "^a"}}}"#, &[(r#"{"b": 1, "b": 2}"#, true)]);
     // An undeclared key, or a declared one whose value fails.
     check(r#"{"type": "object", "not": {"properties": {"a": {"type": "integer"}}, "additionalProperties": false}}"#, &[
         ("{}", false),
@@ -545,8 +588,8 @@ fn not_of_object_keywords_asks_for_some_member() {
         "not": {"patternProperties": {"^x": {"maximum": 9}}}}"#;
     check(declared, &[(r#"{"x1": 12}"#, true), (r#"{"x1": 7}"#, false), ("{}", false), (r#"{"x2": 12}"#, false)]);
     // Two requirements, met by one member or by two.
-    let two = r#"{"type": "object", "allOf": [{"not": {"propertyNames": {"maxLength": 1}}},
-        {"not": {"patternProperties": {"b": {"type": "string"}}}}]}"#;
+    let two = r#"{"type": "object", "properties": {"a": {}, "b": {}, "ab": {}, "bb": {}}, "additionalProperties": false,
+        "allOf": [{"not": {"propertyNames": {"maxLength": 1}}}, {"not": {"patternProperties": {"b": {"type": "string"}}}}]}"#;
     check(two, &[
         (r#"{"ab": 1}"#, true),
         (r#"{"ab": "s"}"#, false),
