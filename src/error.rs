@@ -69,6 +69,9 @@ pub enum LimitKind {
     TotalCompileTime,
     /// Wall-clock time of a stack classifier's eager build, in milliseconds.
     EagerBuildTime,
+    /// Wall-clock time of a JSON Schema's translation to a grammar, in milliseconds
+    /// ([`JsonSchemaOptions::time_budget`](crate::frontend::json_schema::JsonSchemaOptions::time_budget)).
+    SchemaCompileTime,
     /// Bytes a stack classifier's eager build fills its cache with
     /// ([`ClassifierConfig::cache_capacity`](crate::classifier::ClassifierConfig::cache_capacity)).
     EagerBuildMemory,
@@ -89,6 +92,7 @@ impl fmt::Display for LimitKind {
             LimitKind::GssWorkPerStep => "GSS edges visited per step",
             LimitKind::TotalCompileTime => "total compile time in milliseconds",
             LimitKind::EagerBuildTime => "classifier eager build time in milliseconds",
+            LimitKind::SchemaCompileTime => "JSON Schema translation time in milliseconds",
             LimitKind::EagerBuildMemory => "classifier cache bytes filled by its eager build",
             LimitKind::CountHorizon => "token length in bytes (beyond the lexer's count horizon)",
         };

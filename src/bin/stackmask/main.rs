@@ -183,8 +183,9 @@ enum Command {
         /// schemas run side by side time each other's work).
         #[arg(long, default_value_t = 1)]
         jobs: usize,
-        /// Total compile time budget per schema (lexer and LR tables), in milliseconds;
-        /// a schema over it is a compile error.
+        /// Time budget per schema, in milliseconds, of its translation to a grammar and,
+        /// apart, of the grammar's compile (lexer and LR tables); a schema over either is
+        /// a compile error.
         #[arg(long, default_value_t = 2000)]
         compile_budget_ms: u64,
         /// Write one record per schema (MaskBench harness format) to this JSON file (the
@@ -391,7 +392,7 @@ fn main() -> ExitCode {
                 if let Some(tokenizer) = &tokenizer {
                     compile.lexer = compile.lexer.serving_vocabulary(&tokenizer.vocab_arc());
                 }
-                let options = schema.options();
+                let options = JsonSchemaOptions { time_budget: compile.time_budget, ..schema.options() };
                 let peer = peer.peer.map(|peer::Peer::Llguidance| maskbench::PeerArgs { limits: peer.peer_limits });
                 maskbench::run(maskbench::Args {
                     paths,

@@ -171,6 +171,20 @@ pub struct JsonSchemaOptions {
     pub max_alternatives: usize,
     /// Largest `minItems`/`maxItems` compiled (each count is a rule). Default 1,024.
     pub max_repetition: usize,
+    /// Wall-clock budget of the translation to a grammar (`$ref`s and combinators
+    /// flattened, `oneOf` branches proven disjoint or narrowed, rules emitted), checked
+    /// as it goes: past it the compile fails with [`LimitKind::SchemaCompileTime`](crate::LimitKind::SchemaCompileTime).
+    /// `None`: no budget. Default 10 s, as the lexer's and the LR tables' budgets.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::frontend::json_schema::{compile_json_schema, JsonSchemaOptions};
+    /// use std::time::Duration;
+    /// let options = JsonSchemaOptions { time_budget: Some(Duration::ZERO), ..JsonSchemaOptions::default() };
+    /// let err = compile_json_schema(r#"{"type": "object"}"#, &options).unwrap_err();
+    /// assert!(err.to_string().contains("JSON Schema translation time"), "{err}");
+    /// ```
+    pub time_budget: Option<std::time::Duration>,
 }
 
 impl Default for JsonSchemaOptions {
@@ -185,6 +199,7 @@ impl Default for JsonSchemaOptions {
             max_schema_bytes: 4 << 20,
             max_alternatives: 2048,
             max_repetition: 1024,
+            time_budget: Some(std::time::Duration::from_secs(10)),
         }
     }
 }
@@ -283,12 +298,16 @@ pub fn compile_json_schema_value(root: &Value, options: &JsonSchemaOptions) -> R
         languages: Default::default(),
         nesting: Default::default(),
         too_deep: Default::default(),
+        deadline: crate::error::Deadline::total(options.time_budget, crate::LimitKind::SchemaCompileTime),
+        steps: Default::default(),
     };
     let grammar = emit::Emitter::new(&schemas, options.whitespace).finish();
-    // A proof may have given up on the nesting error and let the compile go on.
+    // A proof may have given up on the nesting error or the budget and let the compile
+    // go on.
     if schemas.too_deep.get() {
         return Err(schemas.nested_too_deep("#"));
     }
+    schemas.deadline.check()?;
     let grammar = grammar?;
     let mut approximated = schemas.approximated.into_inner();
     approximated.sort();

@@ -135,6 +135,11 @@ pub(super) struct Schemas<'a> {
     /// proof that gives up on an error would otherwise descend again), and the compile
     /// fails.
     pub too_deep: std::cell::Cell<bool>,
+    /// [`JsonSchemaOptions::time_budget`](super::JsonSchemaOptions::time_budget), from
+    /// the start of the compile; read every few flattenings.
+    pub(crate) deadline: crate::error::Deadline,
+    /// Flattenings begun, for [`Deadline::check_at`](crate::error::Deadline::check_at).
+    pub steps: std::cell::Cell<usize>,
 }
 
 /// Most complements built to narrow `oneOf` branches in one schema. A branch narrowed
@@ -212,6 +217,9 @@ impl<'a> Schemas<'a> {
             self.too_deep.set(true);
             return Err(self.nested_too_deep(at));
         }
+        let step = self.steps.get();
+        self.steps.set(step + 1);
+        self.deadline.check_at(step)?;
         self.nesting.set(self.nesting.get() + 1);
         let flat = self.flatten_nested(schema, at, depth);
         self.nesting.set(self.nesting.get() - 1);
