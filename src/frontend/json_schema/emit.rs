@@ -848,8 +848,8 @@ impl<'a> Emitter<'a> {
                             self.production(here, vec![comma, Symbol::Nonterminal(pair), Symbol::Nonterminal(next)])?;
                         }
                     }
-                    for &(meets, member) in extra_pairs.iter().filter(|(meets, _)| adds(*meets, met)) {
-                        let next = rest[index(written, after, met | meets)];
+                    for &(forced, optional, member) in extra_pairs.iter().filter(|(_, optional, _)| adds(*optional, met)) {
+                        let next = rest[index(written, after, met | forced | optional)];
                         self.production(here, vec![comma, Symbol::Nonterminal(member), Symbol::Nonterminal(next)])?;
                     }
                 }
@@ -863,8 +863,9 @@ impl<'a> Emitter<'a> {
                     self.production(first, vec![Symbol::Nonterminal(pair), Symbol::Nonterminal(rest[index(1 << i, after, meets)])])?;
                 }
             }
-            for &(meets, member) in &extra_pairs {
-                self.production(first, vec![Symbol::Nonterminal(member), Symbol::Nonterminal(rest[index(0, after, meets)])])?;
+            for &(forced, optional, member) in &extra_pairs {
+                let next = rest[index(0, after, forced | optional)];
+                self.production(first, vec![Symbol::Nonterminal(member), Symbol::Nonterminal(next)])?;
             }
         }
         Ok(first)
@@ -907,79 +908,79 @@ impl<'a> Emitter<'a> {
         Ok(out.into_iter().map(|(pair, meets)| (meets, pair)).collect())
     }
 
-    /// The undeclared members as [`Emitter::witness_member_pairs`] gives a declared
-    /// one's: for each set of witnesses, a member nonterminal over every class of
-    /// `extra` whose keys also meet those witnesses' key languages and whose values
-    /// meet their schemas (the empty set: `extra` as it is).
-    fn witness_extra_members(&mut self, name: &str, extra: &[Extra], witnesses: &[Witness], at: &str) -> Result<Vec<(u64, NonterminalId)>> {
-        self.check_no_repeatable_witness(extra, witnesses, at)?;
-        let mut out = Vec::new();
-        if !extra.is_empty() {
-            out.push((0, self.extra_member(name, extra)?));
-        }
+    /// The undeclared members, by the witnesses they meet: `(forced, optional, member)`.
+    ///
+    /// A witness asking for a value (`not` of `patternProperties` or
+    /// `additionalProperties`) is met by every undeclared member whose key is in its
+    /// language: such a member's value must meet it (`forced`). The grammar cannot tell
+    /// two undeclared keys apart, and a parser keeps the last of a key written twice:
+    /// were one such member enough, `{"b": 1, "b": "x"}` would vouch for `"x"` with
+    /// `1`. So these objects are narrower than the schema (every member with such a key
+    /// meets the witness, not one). A witness asking for a key alone (`not` of
+    /// `propertyNames`) is met by any member with such a key, whichever value is kept:
+    /// a member may or may not be read as meeting it (`optional`), as declared ones are.
+    fn witness_extra_members(
+        &mut self,
+        name: &str,
+        extra: &[Extra],
+        witnesses: &[Witness],
+        at: &str,
+    ) -> Result<Vec<(u64, u64, NonterminalId)>> {
+        let valued: u64 = witnesses.iter().enumerate().filter(|(_, w)| w.value != Value::Bool(true)).map(|(j, _)| 1 << j).sum();
+        let full = (1u64 << witnesses.len()) - 1;
         let most = self.schemas.options.max_alternatives;
-        for meets in 1..1u64 << witnesses.len() {
-            let member = self.b.nonterminal(&format!("{name}_extra{meets}"));
-            let mut any = false;
-            // Every choice of one key language per witness of the set.
-            let mut choices: Vec<(Vec<String>, Vec<String>)> = vec![(Vec::new(), Vec::new())];
-            for j in members_of(meets) {
-                let mut next = Vec::new();
-                for (all, except) in &choices {
-                    for (keys_all, keys_except) in &witnesses[j].keys {
-                        next.push(([&all[..], keys_all].concat(), [&except[..], keys_except].concat()));
+        let too_many = |n: usize| {
+            let reason = format!("member requirements expand to {n} key alternatives, more than the limit of {most}");
+            Schemas::error(at, reason)
+        };
+        let mut out = Vec::new();
+        for forced in (0..=valued).filter(|t| t & !valued == 0) {
+            for optional in (0..=full & !valued).filter(|u| u & valued == 0) {
+                // Keys in the languages of `forced` and `optional`, in none of the other
+                // valued witnesses': one (all, except) pair per choice of alternatives.
+                let mut choices: Vec<(Vec<String>, Vec<String>)> = vec![(Vec::new(), Vec::new())];
+                for j in members_of(forced | optional) {
+                    choices = extend_choices(&choices, &witnesses[j].keys);
+                    if choices.len() > most {
+                        return Err(too_many(choices.len()));
                     }
                 }
-                if next.len() > most {
-                    let reason = format!("member requirements expand to {} key alternatives, more than the limit of {most}", next.len());
-                    return Err(Schemas::error(at, reason));
+                for j in members_of(valued & !forced) {
+                    choices = extend_choices(&choices, &outside_cases(&witnesses[j].keys));
+                    if choices.len() > most {
+                        return Err(too_many(choices.len()));
+                    }
                 }
-                choices = next;
-            }
-            for (k, e) in extra.iter().enumerate() {
-                let mut schemas = vec![e.schema.clone()];
-                schemas.extend(members_of(meets).map(|j| witnesses[j].value.clone()));
-                let schema = serde_json::json!({ "allOf": schemas });
-                if self.schemas.flatten(&schema, at)?.is_empty() {
-                    continue;
+                let member = self.b.nonterminal(&format!("{name}_extra{forced:x}_{optional:x}"));
+                let mut any = false;
+                for (k, e) in extra.iter().enumerate() {
+                    let mut schemas = vec![e.schema.clone()];
+                    schemas.extend(members_of(forced).map(|j| witnesses[j].value.clone()));
+                    let schema = if schemas.len() == 1 { e.schema.clone() } else { serde_json::json!({ "allOf": schemas }) };
+                    if self.schemas.flatten(&schema, at)?.is_empty() {
+                        continue;
+                    }
+                    let value = match forced {
+                        0 => e.value,
+                        _ => self.schema(&schema, &format!("{at}/additional{k}/meets{forced}"))?,
+                    };
+                    for (all, except) in &choices {
+                        let all = [&e.all[..], all].concat();
+                        let except = [&e.except[..], except].concat();
+                        if self.schemas.languages_meet(&all, &except) == Some(false) {
+                            continue;
+                        }
+                        let key = self.terminal(TerminalPattern::Compound { all, except });
+                        self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
+                        any = true;
+                    }
                 }
-                let value = self.schema(&schema, &format!("{at}/additional{k}/meets{meets}"))?;
-                for (all, except) in &choices {
-                    let all = [&e.all[..], all].concat();
-                    let except = [&e.except[..], except].concat();
-                    let key = self.terminal(TerminalPattern::Compound { all, except });
-                    self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
-                    any = true;
+                if any {
+                    out.push((forced, optional, member));
                 }
-            }
-            if any {
-                out.push((meets, member));
             }
         }
         Ok(out)
-    }
-
-    /// An error when an undeclared member could meet a witness by its value: the
-    /// grammar cannot tell two undeclared keys apart, so the key could be written again
-    /// with a value failing the witness, and a parser keeps the last one (JSON Schema
-    /// validators and `json.loads` alike). A witness asking only for a key is met
-    /// whichever value is kept.
-    fn check_no_repeatable_witness(&self, extra: &[Extra], witnesses: &[Witness], at: &str) -> Result<()> {
-        for w in witnesses.iter().filter(|w| w.value != Value::Bool(true)) {
-            for e in extra {
-                for (all, except) in &w.keys {
-                    let all = [&e.all[..], all].concat();
-                    let except = [&e.except[..], except].concat();
-                    if self.schemas.languages_meet(&all, &except) != Some(false) {
-                        let reason = "`not` of patternProperties or additionalProperties is supported only where \
-                                      no undeclared property can be the one failing it (a key written twice keeps its \
-                                      last value)";
-                        return Err(Schemas::error(at, reason));
-                    }
-                }
-            }
-        }
-        Ok(())
     }
 
     /// One `key ":" value` nonterminal per member, and the set of the required ones (bit
@@ -1273,6 +1274,35 @@ impl<'a> Emitter<'a> {
         self.production(list, vec![Symbol::Nonterminal(list), self.punct.comma, Symbol::Nonterminal(member)])?;
         Ok(list)
     }
+}
+
+/// Each choice of `choices` extended by each of `alternatives` (pairs of regexes to
+/// match and to exclude, joined).
+fn extend_choices(choices: &[(Vec<String>, Vec<String>)], alternatives: &[(Vec<String>, Vec<String>)]) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut out = Vec::with_capacity(choices.len() * alternatives.len());
+    for (all, except) in choices {
+        for (more_all, more_except) in alternatives {
+            out.push(([&all[..], more_all].concat(), [&except[..], more_except].concat()));
+        }
+    }
+    out
+}
+
+/// The texts in none of the `languages` (each the texts matching every regex of its
+/// first list and none of its second), as such pairs: a text is outside one when it
+/// fails one of its regexes to match or matches one to exclude, and outside them all
+/// when it is outside each (the pairs may overlap).
+fn outside_cases(languages: &[(Vec<String>, Vec<String>)]) -> Vec<(Vec<String>, Vec<String>)> {
+    let mut cases = vec![(Vec::new(), Vec::new())];
+    for (all, except) in languages {
+        let outside: Vec<(Vec<String>, Vec<String>)> = all
+            .iter()
+            .map(|a| (Vec::new(), vec![a.clone()]))
+            .chain(except.iter().map(|e| (vec![e.clone()], Vec::new())))
+            .collect();
+        cases = extend_choices(&cases, &outside);
+    }
+    cases
 }
 
 /// The indices of the bits set in `set`.
