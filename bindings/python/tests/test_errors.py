@@ -25,7 +25,7 @@ def test_grammar_errors_carry_rust_message():
     with pytest.raises(stackmask.StackmaskError):
         stackmask.Grammar.from_json_schema("{")
     with pytest.raises(stackmask.StackmaskError, match="oneOf"):
-        stackmask.Grammar.from_json_schema({"oneOf": [{"multipleOf": 2}, {"multipleOf": 5}]})
+        stackmask.Grammar.from_json_schema({"oneOf": [{"prefixItems": [{"type": "integer"}]}, {"items": {"type": "integer"}}]})
     with pytest.raises(ValueError, match="whitespace must be"):
         stackmask.Grammar.from_json_schema({}, whitespace="tabs")
     with pytest.raises(TypeError):
