@@ -903,9 +903,9 @@ impl<'a> Emitter<'a> {
             };
             let pair = self.b.nonterminal(&format!("{name}_m{i}_{meets}"));
             self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(value)])?;
-            out.push((pair, meets));
+            out.push((meets, pair));
         }
-        Ok(out.into_iter().map(|(pair, meets)| (meets, pair)).collect())
+        Ok(out)
     }
 
     /// The undeclared members, by the witnesses they meet: `(forced, optional, member)`.
