@@ -84,7 +84,16 @@ struct Extra {
 /// languages (regexes to match, regexes to exclude) and its value meets `value`.
 struct Witness {
     keys: Vec<(Vec<String>, Vec<String>)>,
+    /// `keys` compiled, to test declared names against.
+    matchers: Vec<(Spellings, Spellings)>,
     value: Value,
+}
+
+impl Witness {
+    /// Whether the key spelled `spelled` is in one of the `keys` languages.
+    fn takes_key(&self, spelled: &str) -> bool {
+        self.matchers.iter().any(|(all, except)| all.all(spelled) && !except.any(spelled))
+    }
 }
 
 /// The most [`SOME_MEMBER`] requirements one object, or `contains` schemas one array,
@@ -753,7 +762,10 @@ impl<'a> Emitter<'a> {
             let (Some(keys), Some(value)) = (entry.get("keys"), entry.get("value")) else {
                 return Err(Schemas::error(at, "malformed member requirement"));
             };
-            out.push(Witness { keys: self.key_languages(keys, at)?, value: value.clone() });
+            let keys = self.key_languages(keys, at)?;
+            let matchers =
+                keys.iter().map(|(all, except)| Ok((Spellings::new(all, at)?, Spellings::new(except, at)?))).collect::<Result<_>>()?;
+            out.push(Witness { keys, matchers, value: value.clone() });
         }
         Ok(out)
     }
@@ -883,24 +895,11 @@ impl<'a> Emitter<'a> {
         at: &str,
     ) -> Result<Vec<(u64, NonterminalId)>> {
         let spelled = serde_json::to_string(&m.name).unwrap_or_default();
-        let mut named = 0u64;
-        for (j, w) in witnesses.iter().enumerate() {
-            for (all, except) in &w.keys {
-                if Spellings::new(all, at)?.all(&spelled) && !Spellings::new(except, at)?.any(&spelled) {
-                    named |= 1 << j;
-                }
-            }
-        }
+        let named: u64 = witnesses.iter().enumerate().filter(|(_, w)| w.takes_key(&spelled)).map(|(j, _)| 1 << j).sum();
         let mut out = Vec::new();
         for meets in (0..=named).filter(|meets| meets & !named == 0) {
-            let mut schemas = vec![m.schema.clone()];
-            schemas.extend(members_of(meets).map(|j| witnesses[j].value.clone()));
-            let schema = serde_json::json!({ "allOf": schemas });
-            let value = match meets {
-                0 => m.value,
-                _ if self.schemas.flatten(&schema, at)?.is_empty() => continue,
-                _ => self.schema(&schema, &format!("{at}/properties/{}/meets{meets}", escape_pointer(&m.name)))?,
-            };
+            let at = format!("{at}/properties/{}/meets{meets}", escape_pointer(&m.name));
+            let Some(value) = self.meeting(m.value, &m.schema, witnesses, meets, &at)? else { continue };
             let pair = self.b.nonterminal(&format!("{name}_m{i}_{meets}"));
             self.production(pair, vec![m.key, self.punct.colon, Symbol::Nonterminal(value)])?;
             out.push((meets, pair));
@@ -929,41 +928,31 @@ impl<'a> Emitter<'a> {
         let valued: u64 = witnesses.iter().enumerate().filter(|(_, w)| w.value != Value::Bool(true)).map(|(j, _)| 1 << j).sum();
         let full = (1u64 << witnesses.len()) - 1;
         let most = self.schemas.options.max_alternatives;
-        let too_many = |n: usize| {
-            let reason = format!("member requirements expand to {n} key alternatives, more than the limit of {most}");
-            Schemas::error(at, reason)
-        };
         let mut out = Vec::new();
         for forced in (0..=valued).filter(|t| t & !valued == 0) {
+            // Each class's value nonterminal once the `forced` witnesses are met too
+            // (`None`: no value meets them all).
+            let mut values = Vec::with_capacity(extra.len());
+            for (k, e) in extra.iter().enumerate() {
+                values.push(self.meeting(e.value, &e.schema, witnesses, forced, &format!("{at}/additional{k}/meets{forced}"))?);
+            }
             for optional in (0..=full & !valued).filter(|u| u & valued == 0) {
                 // Keys in the languages of `forced` and `optional`, in none of the other
                 // valued witnesses': one (all, except) pair per choice of alternatives.
+                let inside = members_of(forced | optional).map(|j| witnesses[j].keys.clone());
+                let outside = members_of(valued & !forced).map(|j| outside_cases(&witnesses[j].keys));
                 let mut choices: Vec<(Vec<String>, Vec<String>)> = vec![(Vec::new(), Vec::new())];
-                for j in members_of(forced | optional) {
-                    choices = extend_choices(&choices, &witnesses[j].keys);
+                for alternatives in inside.chain(outside) {
+                    choices = extend_choices(&choices, &alternatives);
                     if choices.len() > most {
-                        return Err(too_many(choices.len()));
-                    }
-                }
-                for j in members_of(valued & !forced) {
-                    choices = extend_choices(&choices, &outside_cases(&witnesses[j].keys));
-                    if choices.len() > most {
-                        return Err(too_many(choices.len()));
+                        let reason = format!("member requirements expand to {} key alternatives, more than the limit of {most}", choices.len());
+                        return Err(Schemas::error(at, reason));
                     }
                 }
                 let member = self.b.nonterminal(&format!("{name}_extra{forced:x}_{optional:x}"));
                 let mut any = false;
-                for (k, e) in extra.iter().enumerate() {
-                    let mut schemas = vec![e.schema.clone()];
-                    schemas.extend(members_of(forced).map(|j| witnesses[j].value.clone()));
-                    let schema = if schemas.len() == 1 { e.schema.clone() } else { serde_json::json!({ "allOf": schemas }) };
-                    if self.schemas.flatten(&schema, at)?.is_empty() {
-                        continue;
-                    }
-                    let value = match forced {
-                        0 => e.value,
-                        _ => self.schema(&schema, &format!("{at}/additional{k}/meets{forced}"))?,
-                    };
+                for (e, value) in extra.iter().zip(&values) {
+                    let Some(value) = *value else { continue };
                     for (all, except) in &choices {
                         let all = [&e.all[..], all].concat();
                         let except = [&e.except[..], except].concat();
@@ -981,6 +970,22 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// The value nonterminal of a member whose value (`plain`, of `schema`) also meets
+    /// the witnesses of the set `meets`; `plain` itself for none, `None` when no value
+    /// meets them all.
+    fn meeting(&mut self, plain: NonterminalId, schema: &Value, witnesses: &[Witness], meets: u64, at: &str) -> Result<Option<NonterminalId>> {
+        if meets == 0 {
+            return Ok(Some(plain));
+        }
+        let mut schemas = vec![schema.clone()];
+        schemas.extend(members_of(meets).map(|j| witnesses[j].value.clone()));
+        let schema = serde_json::json!({ "allOf": schemas });
+        if self.schemas.flatten(&schema, at)?.is_empty() {
+            return Ok(None);
+        }
+        self.schema(&schema, at).map(Some)
     }
 
     /// One `key ":" value` nonterminal per member, and the set of the required ones (bit
