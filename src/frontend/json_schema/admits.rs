@@ -108,14 +108,10 @@ impl Emitter<'_> {
         }
         for wanted in s.get(SOME_MEMBER).and_then(Value::as_array).into_iter().flatten() {
             let (keys, schema) = (&wanted["keys"], &wanted["value"]);
-            let mut met = false;
-            for (name, member) in members {
-                if self.admits(keys, &Value::String(name.clone()), at, depth + 1)? && self.admits(schema, member, at, depth + 1)? {
-                    met = true;
-                    break;
-                }
-            }
-            if !met {
+            let meets = |(name, member): (&String, &Value)| {
+                Ok(self.admits(keys, &Value::String(name.clone()), at, depth + 1)? && self.admits(schema, member, at, depth + 1)?)
+            };
+            if !try_any(members, meets)? {
                 return Ok(false);
             }
         }
@@ -139,14 +135,7 @@ impl Emitter<'_> {
         };
         for contains in s.get("contains").and_then(Value::as_array).into_iter().flatten() {
             let at = format!("{at}/contains");
-            let mut witnessed = false;
-            for item in items {
-                witnessed = self.admits(contains, item, &at, depth + 1)?;
-                if witnessed {
-                    break;
-                }
-            }
-            if !witnessed {
+            if !try_any(items, |item| self.admits(contains, item, &at, depth + 1))? {
                 return Ok(false);
             }
         }
@@ -161,3 +150,12 @@ impl Emitter<'_> {
     }
 }
 
+/// Whether `test` holds of some element, stopping at the first that does or at the first error.
+fn try_any<T>(elements: impl IntoIterator<Item = T>, mut test: impl FnMut(T) -> Result<bool>) -> Result<bool> {
+    for element in elements {
+        if test(element)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}

@@ -497,7 +497,9 @@ impl<'a> Schemas<'a> {
                         out.extend(some_member(keys, negated(schema)));
                     }
                 }
-                "propertyNames" if v != &Value::Bool(true) => {
+                // Every key meets `propertyNames: true`: no object fails it.
+                "propertyNames" if v == &Value::Bool(true) => {}
+                "propertyNames" => {
                     let keys = serde_json::json!({ "type": "string", "not": v });
                     out.extend(some_member(keys, Value::Bool(true)));
                 }

@@ -615,6 +615,12 @@ fn not_of_object_keywords_asks_for_some_member() {
     check(r#"{"type": "object", "not": {"maxProperties": 0}}"#, &[("{}", false), (r#"{"a": 1}"#, true)]);
     // Enum values are filtered by the requirement too.
     check(r#"{"enum": [{"a": 1}, {"b": 1}], "not": {"propertyNames": {"const": "a"}}}"#, &[(r#"{"b": 1}"#, true), (r#"{"a": 1}"#, false)]);
+    // `propertyNames: true` fails no object: the other keywords' failures remain.
+    check(r#"{"type": "object", "not": {"propertyNames": true, "properties": {"a": {"type": "integer"}}}}"#, &[
+        (r#"{"a": "s"}"#, true),
+        (r#"{"a": 1}"#, false),
+        ("{}", false),
+    ]);
     // The compiler's keyword cannot be written in a document: it is dropped as unknown.
     check(r#"{"type": "object", "\u0000someMember": [{"keys": {"const": "a"}, "value": true}]}"#, &[("{}", true)]);
 }
