@@ -1387,36 +1387,12 @@ fn ignorable(keyword: &str) -> bool {
     !constrains && !strings::KEYWORDS.contains(&keyword)
 }
 
-/// [`multiple_of`], or the error naming `m`.
+/// [`numbers::multiples`], or the error naming `m`.
 fn multiples(m: &Value, fractions: bool, at: &str) -> Result<String> {
-    multiple_of(m, fractions)
-        .ok_or_else(|| Schemas::error(at, format!("multipleOf {m} is not supported (supported: powers of ten and divisors of 1000)")))
-}
-
-/// Spellings of the multiples of `m`: integers whose last digits decide divisibility
-/// (`m` divides 1000), or numbers with at most `k` decimals (`m = 10^-k`).
-fn multiple_of(m: &Value, fractions: bool) -> Option<String> {
-    // Read exactly: a tolerance had taken 0.1000000000001 for 0.1.
-    let plain = numbers::plain(m.as_number()?);
-    if let Some(frac) = plain.strip_prefix("0.") {
-        let power_of_ten = frac.strip_suffix('1').is_some_and(|zeros| zeros.bytes().all(|b| b == b'0'));
-        let decimals = frac.len();
-        if !power_of_ten || decimals > 9 {
-            return None;
-        }
-        return Some(if fractions {
-            format!(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]{{1,{decimals}}}0*)?")
-        } else {
-            numbers::ANY_INTEGER.to_string()
-        });
-    }
-    let m: u64 = plain.parse().ok().filter(|m| *m > 0)?;
-    let digits = (1..=3u32).find(|&d| 10u64.pow(d) % m == 0)?;
-    let multiples: Vec<u64> = (0..10u64.pow(digits)).step_by(m as usize).collect();
-    let endings: Vec<String> = multiples.iter().map(|r| format!("{r:0width$}", width = digits as usize)).collect();
-    let short: Vec<String> = multiples.iter().map(u64::to_string).collect();
-    let fraction = if fractions { r"(?:\.0+)?" } else { "" };
-    Some(format!("-?(?:[1-9][0-9]*(?:{})|{}){fraction}", endings.join("|"), short.join("|")))
+    m.as_number().and_then(|m| numbers::multiples(m, fractions)).ok_or_else(|| {
+        let supported = "supported: p / 10^k where p divides 10^4, such as 0.01, 0.25, 2.5, 16 or 625";
+        Schemas::error(at, format!("multipleOf {m} is not supported ({supported})"))
+    })
 }
 
 /// Most sets of `patternProperties` patterns whose keys one object tells apart.

@@ -1044,6 +1044,14 @@ pub(super) fn merge(schemas: &Schemas, a: Simple, b: Simple, at: &str) -> Result
                 if numeric_order(va, vb, at)?.is_le() { va.clone() } else { vb.clone() }
             }
             "uniqueItems" => Value::Bool(va == &Value::Bool(true) || vb == &Value::Bool(true)),
+            // A multiple of both is a multiple of their least common multiple.
+            "multipleOf" => match (va.as_number(), vb.as_number()) {
+                (Some(a), Some(b)) => match numbers::common_multiple(a, b) {
+                    Some(both) => Value::Number(both),
+                    None => return Err(Schemas::error(at, format!("allOf combines multipleOf {va} and {vb}, whose common multiple is not supported"))),
+                },
+                _ => return Err(Schemas::error(at, "multipleOf must be a number")),
+            },
             // An annotation or unknown keyword: no constraint to combine.
             other if !ASSERTIONS.contains(&other) => continue,
             _ => {

@@ -334,6 +334,114 @@ fn frac_below_alternatives(frac: &str) -> Vec<String> {
     alternatives
 }
 
+/// The most trailing digits that may decide divisibility ([`multiples`]): the endings
+/// of `10^4 / p` multiples are alternatives of the regex.
+const MOST_DECIDING_DIGITS: u32 = 4;
+
+/// The most decimals of a `multipleOf` value ([`multiples`]).
+const MOST_DECIMALS: usize = 9;
+
+/// A positive decimal `p / 10^k` read exactly off `n`'s plain spelling: `(p, k)`;
+/// `None` when it is not positive or does not fit.
+fn scaled(n: &serde_json::Number) -> Option<(u64, usize)> {
+    let (negative, magnitude) = sign_and_magnitude(n);
+    let p: u64 = format!("{}{}", magnitude.int, magnitude.frac).parse().ok()?;
+    (!negative && p > 0).then_some((p, magnitude.frac.len()))
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Plain spellings of the multiples of `m` (integers only unless `fractions`), or `None`
+/// when they are not a regex we write. With `m = p / 10^k`, a number `v` is a multiple
+/// when `v * 10^k` is an integer multiple of `p`; for `p` dividing `10^d` (a power of
+/// two and five, `d <= 4`) its last `d` digits decide, so the regex lists their endings:
+/// in the fraction (`multipleOf: 0.25`: `.25`, `.5`, `.75` or none), or across the
+/// point (`2.5`: integers ending in 0 or 5 without a fraction, in 2 or 7 with `.5`).
+/// An integer is a multiple of `p / 10^k` when it is one of `p / gcd(p, 10^k)`. Other
+/// factors (3, 7) need a residue automaton, which no regex of reasonable size spells.
+///
+/// Read exactly: a tolerance had taken 0.1000000000001 for 0.1.
+pub(super) fn multiples(m: &serde_json::Number, fractions: bool) -> Option<String> {
+    let (mut p, mut k) = scaled(m)?;
+    if k > MOST_DECIMALS {
+        return None;
+    }
+    if !fractions {
+        p /= gcd(p, 10u64.pow(k as u32));
+        k = 0;
+    }
+    let d = (0..=MOST_DECIDING_DIGITS).find(|&d| 10u64.pow(d) % p == 0)? as usize;
+    let endings = (0..10u64.pow(d as u32)).step_by(p as usize).map(|e| if d == 0 { String::new() } else { format!("{e:0d$}") });
+    let zero_fraction = if fractions { r"(?:\.0+)?" } else { "" };
+    if !fractions && d == 0 {
+        return Some(ANY_INTEGER.to_string());
+    }
+    if d <= k {
+        // The deciding digits are the fraction's last `d` of `k`; the integer is free.
+        let free = k - d;
+        let alternatives: Vec<String> = endings
+            .map(|e| match (e.trim_end_matches('0'), free) {
+                ("", 0) => "0+".to_string(),
+                ("", free) => format!("[0-9]{{1,{free}}}0*"),
+                (e, 0) => format!("{e}0*"),
+                (e, free) => format!("[0-9]{{{free}}}{e}0*"),
+            })
+            .collect();
+        return Some(format!(r"-?(?:0|[1-9][0-9]*)(?:\.(?:{}))?", alternatives.join("|")));
+    }
+    // The deciding digits end the integer (`d - k` of them) and fill the fraction.
+    let mut by_fraction: Vec<(String, Vec<String>)> = Vec::new();
+    for e in endings {
+        let (int, frac) = e.split_at(d - k);
+        let frac = frac.trim_end_matches('0').to_string();
+        match by_fraction.iter_mut().find(|(f, _)| *f == frac) {
+            Some((_, ints)) => ints.push(int.to_string()),
+            None => by_fraction.push((frac, vec![int.to_string()])),
+        }
+    }
+    let groups: Vec<String> = by_fraction
+        .into_iter()
+        .map(|(frac, ints)| {
+            let short: Vec<&str> = ints.iter().map(|i| match i.trim_start_matches('0') { "" => "0", i => i }).collect();
+            let fraction = if frac.is_empty() { zero_fraction.to_string() } else { format!(r"\.{frac}0*") };
+            format!("(?:[1-9][0-9]*(?:{})|{}){fraction}", ints.join("|"), short.join("|"))
+        })
+        .collect();
+    Some(format!("-?(?:{})", groups.join("|")))
+}
+
+/// The least common multiple of two `multipleOf` values (a number is a multiple of
+/// both exactly when it is one of it), or `None` when it does not fit exactly in a
+/// JSON number as `serde_json` holds it.
+pub(super) fn common_multiple(a: &serde_json::Number, b: &serde_json::Number) -> Option<serde_json::Number> {
+    let ((pa, ka), (pb, kb)) = (scaled(a)?, scaled(b)?);
+    let k = ka.max(kb);
+    let scale = |p: u64, own: usize| u64::try_from(u128::from(p) * 10u128.checked_pow((k - own) as u32)?).ok();
+    let (x, y) = (scale(pa, ka)?, scale(pb, kb)?);
+    let lcm = (x / gcd(x, y)).checked_mul(y)?;
+    let digits = format!("{lcm:0>width$}", width = k + 1);
+    let (int, frac) = digits.split_at(digits.len() - k);
+    let text = if k == 0 { int.to_string() } else { format!("{int}.{frac}") };
+    let number: serde_json::Number = serde_json::from_str(&text).ok()?;
+    // A fraction is held as a float: it must read back as the same decimal.
+    (plain(&number) == plain_of(&text)).then_some(number)
+}
+
+/// `text` (a non-negative decimal) without leading or trailing zeros, as [`plain`] spells it.
+fn plain_of(text: &str) -> String {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let int = match int.trim_start_matches('0') { "" => "0", int => int };
+    match frac.trim_end_matches('0') {
+        "" => int.to_string(),
+        frac => format!("{int}.{frac}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,6 +544,56 @@ mod tests {
         ] {
             assert_eq!(found(text).map(|(_, l)| l), Some(literal.to_string()), "{text}");
         }
+    }
+
+    /// Every plain spelling of a grid of values, judged by exact arithmetic: `v` is a
+    /// multiple of `m` when `v / m` is an integer.
+    #[test]
+    fn multiples_agree_with_arithmetic_on_a_grid() {
+        let number = |text: &str| -> serde_json::Number { serde_json::from_str(text).unwrap() };
+        // `text` as `n / 10^k`.
+        let exact = |text: &str| -> (u128, u32) {
+            let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+            (format!("{int}{frac}").parse().unwrap(), frac.len() as u32)
+        };
+        let ints = ["0", "1", "2", "3", "5", "7", "10", "12", "15", "16", "20", "25", "32", "48", "50", "75", "100", "125", "250"];
+        let ints = ints.into_iter().chain(["375", "500", "625", "1000", "1250", "5000", "10000", "12500", "31250", "123456"]);
+        let fracs = ["", ".0", ".00", ".5", ".50", ".25", ".125", ".75", ".05", ".01", ".2", ".0625", ".1", ".3", ".375", ".0001"];
+        let ms = ["1", "2", "4", "5", "8", "16", "25", "40", "125", "625", "1000", "0.5", "0.25", "2.5", "0.125", "1.25", "12.5"];
+        let ms = ms.into_iter().chain(["0.01", "0.05", "0.2", "0.0001", "6.25", "0.625", "62.5"]);
+        for m in ms {
+            let (mp, mk) = exact(m);
+            for fractions in [true, false] {
+                let regex = multiples(&number(m), fractions).unwrap_or_else(|| panic!("multipleOf {m}"));
+                for int in ints.clone() {
+                    for frac in fracs.into_iter().filter(|f| fractions || f.is_empty()) {
+                        for sign in ["", "-"] {
+                            let text = format!("{int}{frac}");
+                            let (vn, vk) = exact(&text);
+                            let multiple = (vn * 10u128.pow(mk)) % (mp * 10u128.pow(vk)) == 0;
+                            let spelled = format!("{sign}{text}");
+                            assert_eq!(matches(&regex, &spelled), multiple, "{spelled} for multipleOf {m} (fractions: {fractions}): /{regex}/");
+                        }
+                    }
+                }
+            }
+        }
+        // Factors other than 2 and 5, and too many deciding digits, are not written.
+        for m in ["3", "7", "1.5", "256", "0.3", "0.0000000001"] {
+            assert_eq!(multiples(&number(m), true), None, "{m}");
+        }
+        // An integer is a multiple of 2.5 when it is one of 5.
+        assert_eq!(multiples(&number("2.5"), false), multiples(&number("5"), false));
+    }
+
+    #[test]
+    fn common_multiples_are_exact() {
+        let number = |text: &str| -> serde_json::Number { serde_json::from_str(text).unwrap() };
+        for (a, b, both) in [("2", "5", "10"), ("4", "6", "12"), ("0.25", "0.1", "0.5"), ("2.5", "4", "20"), ("0.01", "0.05", "0.05"), ("3", "3", "3")] {
+            assert_eq!(common_multiple(&number(a), &number(b)).map(|n| plain(&n)), Some(both.to_string()), "{a}, {b}");
+        }
+        assert_eq!(common_multiple(&number("-2"), &number("3")), None);
+        assert_eq!(common_multiple(&number("18446744073709551557"), &number("18446744073709551533")), None);
     }
 
     #[test]
