@@ -66,7 +66,7 @@ const STRINGS: &[&str] = &[
     "a.b-c", "http://x.io/a?b#c", "123e4567-e89b-12d3-a456-426614174000", "::1", "P1D", "a b", "2020-02-30", "-a.b",
     "\n", "a\"b", "\u{1F600}", "\t", "a\u{1f}",
 ];
-const NUMBERS: &[&str] = &["0", "1", "2", "3", "-1", "-2", "0.5", "1.5", "2.0", "-0.5", "10", "2.5", "16", "7.5", "0.25", "-12.5", "0.75", "48"];
+const NUMBERS: &[&str] = &["0", "1", "2", "3", "-1", "-2", "0.5", "1.5", "2.0", "-0.5", "10", "2.5", "16", "7.5", "0.25", "-12.5", "0.75", "48", "21", "4.5"];
 /// Keywords put beside an `enum` or `const`, as JSON texts.
 const BESIDE_ENUM: &[(&str, &str)] = &[
     ("type", r#""integer""#),
@@ -155,7 +155,7 @@ fn schema(rng: &mut TestRng, depth: u32, refs: bool) -> Value {
             for keyword in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] {
                 maybe(rng, &mut s, 3, keyword, number);
             }
-            maybe(rng, &mut s, 5, "multipleOf", |rng| serde_json::from_str(pick::<&str>(rng, &["2", "5", "0.5", "0.1", "4", "0.25", "2.5", "16", "12.5"])).unwrap());
+            maybe(rng, &mut s, 5, "multipleOf", |rng| serde_json::from_str(pick::<&str>(rng, &["2", "5", "0.5", "0.1", "4", "0.25", "2.5", "16", "12.5", "3", "7", "1.5"])).unwrap());
         }
         3 => {
             s.insert("type".into(), json!("string"));

@@ -85,7 +85,7 @@ use twox_hash::XxHash3_64;
 /// The first bytes of every artifact.
 const MAGIC: [u8; 8] = *b"SMCLASS\0";
 /// Bumped whenever a record's meaning changes; other versions are refused.
-const FORMAT_VERSION: u32 = 5;
+const FORMAT_VERSION: u32 = 6;
 /// Magic, version, reserved word, metadata length, word count, digest.
 const HEADER_BYTES: usize = 40;
 /// The header bytes the digest covers (all but the digest).

@@ -183,7 +183,7 @@ fn damaged_or_foreign_artifacts_are_refused_with_the_reason() {
     }
     let mut version = bytes.clone();
     version[8] += 1;
-    assert!(artifact_error(load(&version)).1.contains("format version 6"));
+    assert!(artifact_error(load(&version)).1.contains("format version 7"));
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(artifact_error(load(&longer)).1.contains("corrupt or truncated"));

@@ -20,7 +20,7 @@ pub(super) fn compile(pattern: &str) -> Result<Grammar> {
     let start = b.nonterminal("start");
     let matches_empty = hir.properties().minimum_len() == Some(0);
     let terminal = if matches_empty {
-        TerminalPattern::Compound { all: vec![pattern.to_string(), NON_EMPTY.to_string()], except: Vec::new() }
+        TerminalPattern::of_regexes(vec![pattern.to_string(), NON_EMPTY.to_string()], Vec::new())
     } else {
         TerminalPattern::Regex(pattern.to_string())
     };

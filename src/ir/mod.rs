@@ -65,28 +65,99 @@ pub enum Symbol {
 pub enum TerminalPattern {
     /// A regular expression in [`regex_syntax`] syntax, matched against bytes of UTF-8 text.
     Regex(String),
-    /// The lexemes that match every regex of `all` and no regex of `except`: a regular
-    /// language that one regex cannot spell, such as a pattern with a length bound or a
-    /// string that is none of a few names. `all` is not empty.
+    /// The lexemes in every language of `all` and in no language of `except`: a regular
+    /// language that one regex cannot spell, such as a pattern with a length bound, a
+    /// string that is none of a few names, or a number with a `multipleOf`. `all` is not
+    /// empty.
     ///
     /// # Example
     /// ```
-    /// use stackmask::ir::TerminalPattern;
+    /// use stackmask::ir::{Language, TerminalPattern};
     /// // Lower-case words of 2 to 4 letters, except "if".
     /// let word = TerminalPattern::Compound {
-    ///     all: vec!["[a-z]+".into(), ".{2,4}".into()],
-    ///     except: vec!["if".into()],
+    ///     all: vec![Language::regex("[a-z]+"), Language::regex(".{2,4}")],
+    ///     except: vec![Language::regex("if")],
     /// };
     /// assert_ne!(word, TerminalPattern::Declared);
     /// ```
     Compound {
-        /// Regexes the lexeme must match, each in [`regex_syntax`] syntax.
-        all: Vec<String>,
-        /// Regexes the lexeme must not match.
-        except: Vec<String>,
+        /// Languages the lexeme must be in.
+        all: Vec<Language>,
+        /// Languages the lexeme must not be in.
+        except: Vec<Language>,
     },
     /// Declared with `%declare`: exists for the parser but the lexer never produces it.
     Declared,
+}
+
+impl TerminalPattern {
+    /// The lexemes matching every regex of `all` and none of `except`
+    /// ([`TerminalPattern::Compound`] of regex languages).
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::{Language, TerminalPattern};
+    /// let word = TerminalPattern::of_regexes(vec!["[a-z]+".into()], vec!["if".into()]);
+    /// assert_eq!(word, TerminalPattern::Compound { all: vec![Language::regex("[a-z]+")], except: vec![Language::regex("if")] });
+    /// ```
+    pub fn of_regexes(all: Vec<String>, except: Vec<String>) -> TerminalPattern {
+        TerminalPattern::Compound { all: all.into_iter().map(Language::Regex).collect(), except: except.into_iter().map(Language::Regex).collect() }
+    }
+}
+
+/// One language of a [`TerminalPattern::Compound`] terminal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Language {
+    /// A regular expression in [`regex_syntax`] syntax, matched against bytes of UTF-8 text.
+    Regex(String),
+    /// Plain decimal numbers (`-?digits(.digits)?`, as a number regex beside it in `all`
+    /// spells them) whose value is a multiple of `numerator / 10^decimals`: JSON
+    /// Schema's `multipleOf` where no regex of reasonable size spells the multiples
+    /// (multiples of 7 need a residue automaton). The lexer builds that automaton:
+    /// its states are the residue of the digits read so far and how many decimals were
+    /// read, so it has up to `numerator * (decimals + 2)` states.
+    ///
+    /// Which texts outside plain decimal spellings it holds is unspecified: it is meant
+    /// to be met with a regex that spells the numbers.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::{Language, TerminalPattern};
+    /// // Integers that are multiples of 7.
+    /// let sevens = TerminalPattern::Compound {
+    ///     all: vec![Language::regex("-?(?:0|[1-9][0-9]*)"), Language::DecimalMultiples { numerator: 7, decimals: 0 }],
+    ///     except: Vec::new(),
+    /// };
+    /// assert_ne!(sevens, TerminalPattern::Declared);
+    /// ```
+    DecimalMultiples {
+        /// The multiple's digits: `multipleOf: 0.21` is 21 with 2 decimals.
+        numerator: u32,
+        /// How many of its digits follow the decimal point.
+        decimals: u32,
+    },
+}
+
+impl Language {
+    /// A regex language.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::ir::Language;
+    /// assert_eq!(Language::regex("[0-9]+"), Language::Regex("[0-9]+".to_string()));
+    /// ```
+    pub fn regex(pattern: impl Into<String>) -> Language {
+        Language::Regex(pattern.into())
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Language::Regex(r) => write!(f, "/{r}/"),
+            Language::DecimalMultiples { numerator, decimals } => write!(f, "multiples of {numerator}e-{decimals}"),
+        }
+    }
 }
 
 /// A terminal: a named regular language of lexemes.
@@ -202,8 +273,8 @@ impl fmt::Display for Grammar {
             let pat = match &t.pattern {
                 TerminalPattern::Regex(r) => format!("/{r}/"),
                 TerminalPattern::Compound { all, except } => {
-                    let all: Vec<String> = all.iter().map(|r| format!("/{r}/")).collect();
-                    let except: String = except.iter().map(|r| format!(" - /{r}/")).collect();
+                    let all: Vec<String> = all.iter().map(Language::to_string).collect();
+                    let except: String = except.iter().map(|l| format!(" - {l}")).collect();
                     format!("{}{except}", all.join(" & "))
                 }
                 TerminalPattern::Declared => "%declare".to_string(),

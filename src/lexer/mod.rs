@@ -51,6 +51,7 @@ mod contexts;
 mod counted;
 mod equivalence;
 mod horizon;
+mod multiples;
 mod remaining;
 
 pub(crate) use counted::{json_string_of_length, JSON_CHAR};
@@ -60,7 +61,7 @@ use crate::fold_hash::fold_hash;
 use contexts::Contexts;
 use counted::{Bounds, CountedLength, CountedState, Counter, Counting, Leaving, Part, NO_CLASS};
 use remaining::{Exploration, Remaining, Role};
-use crate::ir::{Grammar, Symbol, TerminalId, TerminalPattern, TerminalSet};
+use crate::ir::{Grammar, Language, Symbol, TerminalId, TerminalPattern, TerminalSet};
 use crate::tokenizer::Vocabulary;
 use hashbrown::{HashMap, HashTable};
 use smallvec::SmallVec;
@@ -542,6 +543,31 @@ struct PatternNfa {
     earliest: bool,
 }
 
+/// One language of a terminal, as the lexer compiles it.
+#[derive(Clone, Copy, Debug)]
+enum Piece<'a> {
+    Regex(&'a str),
+    Multiples { numerator: u32, decimals: u32 },
+}
+
+impl<'a> Piece<'a> {
+    fn of(language: &'a Language) -> Piece<'a> {
+        match language {
+            Language::Regex(pattern) => Piece::Regex(pattern),
+            &Language::DecimalMultiples { numerator, decimals } => Piece::Multiples { numerator, decimals },
+        }
+    }
+}
+
+impl std::fmt::Display for Piece<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Piece::Regex(pattern) => write!(f, "/{pattern}/"),
+            Piece::Multiples { numerator, decimals } => write!(f, "multiples of {numerator}e-{decimals}"),
+        }
+    }
+}
+
 /// A lexed terminal over the shared patterns: its lexemes match every `require`d
 /// pattern and no `exclude`d one (a plain regex terminal has one `require`).
 struct LexedTerminal {
@@ -570,6 +596,10 @@ struct Patterns {
     nfas: Vec<PatternNfa>,
     /// Indices in `nfas` by pattern text, without and with earliest matching.
     index: [HashMap<String, u32>; 2],
+    /// Indices in `nfas` of multiples' automata, by numerator and decimals.
+    multiples: HashMap<(u32, u32), u32>,
+    /// The most bytes one NFA may take ([`LexerConfig::max_nfa_bytes`]).
+    max_nfa_bytes: usize,
     /// Parsed patterns by text: a JSON schema's compound terminals repeat a few regexes
     /// (the any-string one in dozens of them), and parsing them again was half the time
     /// of adding a terminal.
@@ -601,6 +631,8 @@ impl Patterns {
             nfas: Vec::new(),
             index: Default::default(),
             parsed: HashMap::new(),
+            multiples: HashMap::new(),
+            max_nfa_bytes: config.max_nfa_bytes,
             counted: None,
             counted_nfa: None,
             compiler,
@@ -620,10 +652,10 @@ impl Patterns {
     ) -> Result<LexedTerminal> {
         let def = &grammar.terminals[terminal.index()];
         let error = |reason: String| Error::Terminal { terminal: def.name.clone(), reason };
-        let (all, except): (Vec<&String>, Vec<&String>) = match &def.pattern {
-            TerminalPattern::Regex(pattern) => (vec![pattern], Vec::new()),
-            TerminalPattern::Compound { all, except } if !all.is_empty() => (all.iter().collect(), except.iter().collect()),
-            TerminalPattern::Compound { .. } => return Err(error("a compound pattern needs a regex to match".into())),
+        let (all, except): (Vec<Piece<'_>>, Vec<Piece<'_>>) = match &def.pattern {
+            TerminalPattern::Regex(pattern) => (vec![Piece::Regex(pattern)], Vec::new()),
+            TerminalPattern::Compound { all, except } if !all.is_empty() => (all.iter().map(Piece::of).collect(), except.iter().map(Piece::of).collect()),
+            TerminalPattern::Compound { .. } => return Err(error("a compound pattern needs a language to match".into())),
             TerminalPattern::Declared => unreachable!("declared terminals are not lexed"),
         };
         let plain = all.len() == 1 && except.is_empty();
@@ -634,8 +666,18 @@ impl Patterns {
         // enough to count: counted if the other patterns allow it, and its bound is
         // beyond its `counting_threshold`.
         let candidates = candidate_threshold(config);
-        let mut length: Option<(counted::CountableLength, &String, Rc<Hir>)> = None;
-        for (pattern, required) in all.iter().map(|p| (p, true)).chain(except.iter().map(|p| (p, false))) {
+        let mut length: Option<(counted::CountableLength, &str, Rc<Hir>)> = None;
+        for (part, required) in all.iter().map(|p| (*p, true)).chain(except.iter().map(|p| (*p, false))) {
+            let pattern = match part {
+                Piece::Regex(pattern) => pattern,
+                Piece::Multiples { numerator, decimals } => {
+                    // Never empty; never a counted string.
+                    may_be_empty &= !required;
+                    let index = self.intern_multiples(numerator, decimals).map_err(error)?;
+                    if required { &mut lexed.require } else { &mut lexed.exclude }.push(index);
+                    continue;
+                }
+            };
             let hir = self.parse(pattern).map_err(error)?;
             if required {
                 may_be_empty &= hir.properties().minimum_len() == Some(0);
@@ -651,7 +693,7 @@ impl Patterns {
             if required { &mut lexed.require } else { &mut lexed.exclude }.push(index);
         }
         if may_be_empty {
-            let shown: Vec<String> = all.iter().map(|p| format!("/{p}/")).collect();
+            let shown: Vec<String> = all.iter().map(Piece::to_string).collect();
             return Err(error(format!("regex {} matches the empty string", shown.join(" & "))));
         }
         if let Some((countable, pattern, hir)) = length {
@@ -714,10 +756,13 @@ impl Patterns {
         let beyond = candidate_threshold(config);
         let mut lengths = Vec::new();
         for t in lexed {
-            let required: &[String] = match &grammar.terminals[t.index()].pattern {
-                TerminalPattern::Regex(pattern) => std::slice::from_ref(pattern),
-                TerminalPattern::Compound { all, .. } => all,
-                TerminalPattern::Declared => &[],
+            let required: Vec<&str> = match &grammar.terminals[t.index()].pattern {
+                TerminalPattern::Regex(pattern) => vec![pattern],
+                TerminalPattern::Compound { all, .. } => all.iter().filter_map(|l| match Piece::of(l) {
+                    Piece::Regex(pattern) => Some(pattern),
+                    Piece::Multiples { .. } => None,
+                }).collect(),
+                TerminalPattern::Declared => Vec::new(),
             };
             let first = required.iter().find_map(|p| counted::countable_length(&*self.parse(p).ok()?, beyond));
             lengths.extend(first.map(|countable| countable.bounds));
@@ -744,6 +789,23 @@ impl Patterns {
         let index = self.nfas.len() as u32;
         self.nfas.push(PatternNfa { nfa, earliest });
         self.index[usize::from(earliest)].insert(pattern.to_string(), index);
+        Ok(index)
+    }
+
+    /// The index of the automaton of the multiples of `numerator / 10^decimals`, built
+    /// on first use (`multiples.rs`).
+    fn intern_multiples(&mut self, numerator: u32, decimals: u32) -> std::result::Result<u32, String> {
+        if let Some(&index) = self.multiples.get(&(numerator, decimals)) {
+            return Ok(index);
+        }
+        if numerator == 0 {
+            return Err("multiples of 0 are not a language".into());
+        }
+        let nfa = multiples::nfa(numerator, decimals, self.max_nfa_bytes)
+            .map_err(|e| format!("the automaton of the multiples of {numerator}e-{decimals} is too large: {e}"))?;
+        let index = self.nfas.len() as u32;
+        self.nfas.push(PatternNfa { nfa, earliest: false });
+        self.multiples.insert((numerator, decimals), index);
         Ok(index)
     }
 

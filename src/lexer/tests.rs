@@ -139,7 +139,7 @@ fn matches_regex_crate_on_samples() {
 fn compound_terminal_is_the_intersection_minus_the_exceptions() {
     let mut b = GrammarBuilder::new();
     let start = b.nonterminal("start");
-    let word = TerminalPattern::Compound { all: vec!["[a-z]+".into(), ".{2,3}".into()], except: vec!["if|fi".into()] };
+    let word = TerminalPattern::of_regexes(vec!["[a-z]+".into(), ".{2,3}".into()], vec!["if|fi".into()]);
     let t = b.terminal("WORD", word, 0, false);
     let n = b.terminal("NUM", TerminalPattern::Regex("[0-9]+".into()), 0, false);
     b.production(start, vec![Symbol::Terminal(t)]);
@@ -160,7 +160,7 @@ fn compound_terminal_is_the_intersection_minus_the_exceptions() {
 fn compound_terminal_that_may_be_empty_is_refused() {
     let mut b = GrammarBuilder::new();
     let start = b.nonterminal("start");
-    let t = b.terminal("E", TerminalPattern::Compound { all: vec!["a*".into(), "b*".into()], except: vec![] }, 0, false);
+    let t = b.terminal("E", TerminalPattern::of_regexes(vec!["a*".into(), "b*".into()], vec![]), 0, false);
     b.production(start, vec![Symbol::Terminal(t)]);
     let g = b.build(start).unwrap();
     let err = Lexer::new(&g, &LexerConfig::default()).unwrap_err();
@@ -235,7 +235,7 @@ fn compound_grammar(terminals: &[(&str, &[&str], &[&str])]) -> Grammar {
     for &(name, all, except) in terminals {
         let pattern = match (all, except) {
             ([one], []) => TerminalPattern::Regex(one.to_string()),
-            _ => TerminalPattern::Compound { all: owned(all), except: owned(except) },
+            _ => TerminalPattern::of_regexes(owned(all), owned(except)),
         };
         let t = b.terminal(name, pattern, 0, false);
         b.production(start, vec![Symbol::Terminal(t)]);

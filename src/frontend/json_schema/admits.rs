@@ -55,7 +55,7 @@ impl Emitter<'_> {
                 None => false,
             }),
             Value::Number(_) => Ok(match self.number_regexes(s, Types::NUMBER, at)? {
-                Some(all) => Spellings::new(&all, at)?.all(&spelled()),
+                Some(all) => Spellings::of_languages(&all, at)?.all(&spelled()),
                 None => false,
             }),
             Value::Object(members) => self.admits_object(s, members, at, depth),

@@ -11,7 +11,7 @@ use super::normalize::{count, Schemas, Simple, Types, ANNOTATIONS, SOME_MEMBER};
 use super::strings::{self, PatternProperty, Spellings};
 use super::{numbers, PropertyOrder, Whitespace};
 use crate::error::Result;
-use crate::ir::{GrammarBuilder, NonterminalId, Symbol, TerminalId, TerminalPattern};
+use crate::ir::{GrammarBuilder, Language, NonterminalId, Symbol, TerminalId, TerminalPattern};
 use hashbrown::HashMap;
 use serde_json::Value;
 
@@ -284,7 +284,7 @@ impl<'a> Emitter<'a> {
                                 Value::String(text) => out.strings.push(strings::literal(text)),
                                 Value::Null => out.types = Types(out.types.0 | Types::NULL.0),
                                 Value::Bool(b) => out.booleans.push(*b),
-                                Value::Number(n) => out.numbers.push(numbers::spellings(n)),
+                                Value::Number(n) => out.numbers.push(Language::Regex(numbers::spellings(n))),
                                 Value::Array(_) | Value::Object(_) => out.composites = Types(out.composites.0 | Types::of(value).0),
                             }
                         }
@@ -332,7 +332,7 @@ impl<'a> Emitter<'a> {
             .collect();
         let excluded_strings = Spellings::new(&nots.strings, at)?;
         let excluded_conjunctions = nots.string_conjunctions.iter().map(|all| Spellings::new(all, at)).collect::<Result<Vec<_>>>()?;
-        let excluded_numbers = Spellings::new(&nots.numbers, at)?;
+        let excluded_numbers = Spellings::of_languages(&nots.numbers, at)?;
         // What the keywords beside the enum demand of string and number values (`None`:
         // no value of that type is admitted), built only for types the enum holds.
         let has = |is: fn(&Value) -> bool| !other.is_empty() && values.iter().any(is);
@@ -342,7 +342,7 @@ impl<'a> Emitter<'a> {
             Some(Spellings::none())
         };
         let numbers_ok = if has(Value::is_number) {
-            self.number_regexes(s, Types::NUMBER, at)?.map(|all| Spellings::new(&all, at)).transpose()?
+            self.number_regexes(s, Types::NUMBER, at)?.map(|all| Spellings::of_languages(&all, at)).transpose()?
         } else {
             Some(Spellings::none())
         };
@@ -431,24 +431,23 @@ impl<'a> Emitter<'a> {
 
     // ----- numbers -----
 
-    fn number(&mut self, s: &Simple, kinds: Types, excluded: &[String], at: &str) -> Result<Option<Symbol>> {
+    fn number(&mut self, s: &Simple, kinds: Types, excluded: &[Language], at: &str) -> Result<Option<Symbol>> {
         let Some(mut all) = self.number_regexes(s, kinds, at)? else { return Ok(None) };
-        if !excluded.is_empty() && all[0] == numbers::ANY_NUMBER {
+        if !excluded.is_empty() && all[0] == Language::regex(numbers::ANY_NUMBER) {
             // Exclusions list plain spellings; an exponent spelling of an excluded value
             // (`1e0`) must not slip through.
-            all[0] = numbers::PLAIN_NUMBER.to_string();
+            all[0] = Language::regex(numbers::PLAIN_NUMBER);
         }
-        let pattern = if all.len() == 1 && excluded.is_empty() {
-            TerminalPattern::Regex(all.remove(0))
-        } else {
-            TerminalPattern::Compound { all, except: excluded.to_vec() }
+        let pattern = match (all.as_slice(), excluded.is_empty()) {
+            ([Language::Regex(regex)], true) => TerminalPattern::Regex(regex.clone()),
+            _ => TerminalPattern::Compound { all, except: excluded.to_vec() },
         };
         Ok(Some(self.terminal(pattern)))
     }
 
     /// The regexes whose intersection is the numbers of `kinds` (integers, fractions or
     /// both) that `s` admits; `None` if none is.
-    pub(super) fn number_regexes(&self, s: &Simple, kinds: Types, at: &str) -> Result<Option<Vec<String>>> {
+    pub(super) fn number_regexes(&self, s: &Simple, kinds: Types, at: &str) -> Result<Option<Vec<Language>>> {
         let fractions = kinds.contains(Types::FRACTION);
         let mut bounds = Vec::new();
         for (keyword, side, strict) in [
@@ -459,7 +458,7 @@ impl<'a> Emitter<'a> {
         ] {
             if let Some(v) = s.get(keyword) {
                 let v = v.as_number().ok_or_else(|| Schemas::error(at, format!("{keyword} must be a number")))?;
-                bounds.push(numbers::bound(side, v, strict));
+                bounds.push(Language::Regex(numbers::bound(side, v, strict)));
             }
         }
         let base = match (kinds.contains(Types::INTEGER), fractions, bounds.is_empty()) {
@@ -469,7 +468,7 @@ impl<'a> Emitter<'a> {
             (true, true, false) => numbers::PLAIN_NUMBER,
             (false, false, _) => return Ok(None),
         };
-        let mut all = vec![base.to_string()];
+        let mut all = vec![Language::regex(base)];
         if let Some(m) = s.get("multipleOf") {
             all.push(multiples(m, fractions, at)?);
         }
@@ -487,7 +486,7 @@ impl<'a> Emitter<'a> {
         let pattern = if all.len() == 1 && except.is_empty() {
             TerminalPattern::Regex(all.remove(0))
         } else {
-            TerminalPattern::Compound { all, except }
+            TerminalPattern::of_regexes(all, except)
         };
         Ok(Some(self.terminal(pattern)))
     }
@@ -959,7 +958,7 @@ impl<'a> Emitter<'a> {
                         if self.schemas.languages_meet(&all, &except) == Some(false) {
                             continue;
                         }
-                        let key = self.terminal(TerminalPattern::Compound { all, except });
+                        let key = self.terminal(TerminalPattern::of_regexes(all, except));
                         self.production(member, vec![key, self.punct.colon, Symbol::Nonterminal(value)])?;
                         any = true;
                     }
@@ -1214,7 +1213,7 @@ impl<'a> Emitter<'a> {
             except.extend(patterns.iter().enumerate().filter(|(j, _)| !matched.contains(j)).map(|(_, p)| p.regex.0.clone()));
             let mut all: Vec<String> = matched.iter().map(|&i| patterns[i].regex.0.clone()).collect();
             all.extend(names.iter().cloned());
-            let key = self.terminal(TerminalPattern::Compound { all: all.clone(), except: except.clone() });
+            let key = self.terminal(TerminalPattern::of_regexes(all.clone(), except.clone()));
             let which: Vec<String> = matched.iter().map(usize::to_string).collect();
             let value = self.schema(&schema, &format!("{at}/patternProperties/{}", which.join("+")))?;
             out.push(Extra { key, value, all, except, schema });
@@ -1225,7 +1224,7 @@ impl<'a> Emitter<'a> {
             except.extend(patterns.iter().map(|p| p.regex.0.clone()));
             let mut all = vec![strings::length(0, None)];
             all.extend(names.iter().cloned());
-            let key = self.terminal(TerminalPattern::Compound { all: all.clone(), except: except.clone() });
+            let key = self.terminal(TerminalPattern::of_regexes(all.clone(), except.clone()));
             let value = self.schema(&additional, &format!("{at}/additionalProperties"))?;
             out.push(Extra { key, value, all, except, schema: additional });
         }
@@ -1332,8 +1331,8 @@ struct Negations {
     /// Groups of spelling regexes: a string matching every regex of one is excluded
     /// (`not` of a `hostname`: its labels and its length).
     string_conjunctions: Vec<Vec<String>>,
-    /// Spelling regexes of numbers that are excluded.
-    numbers: Vec<String>,
+    /// Spelling languages of numbers that are excluded.
+    numbers: Vec<Language>,
     /// `true` and `false`, when excluded.
     booleans: Vec<bool>,
     /// The types of excluded arrays and objects: only an enum beside them can drop those
@@ -1388,9 +1387,9 @@ fn ignorable(keyword: &str) -> bool {
 }
 
 /// [`numbers::multiples`], or the error naming `m`.
-fn multiples(m: &Value, fractions: bool, at: &str) -> Result<String> {
+fn multiples(m: &Value, fractions: bool, at: &str) -> Result<Language> {
     m.as_number().and_then(|m| numbers::multiples(m, fractions)).ok_or_else(|| {
-        let supported = "supported: p / 10^k where p divides 10^4, such as 0.01, 0.25, 2.5, 16 or 625";
+        let supported = "supported: p / 10^k where p divides 10^4 (0.01, 0.25, 2.5, 16), or p times k + 2 is at most 4,096";
         Schemas::error(at, format!("multipleOf {m} is not supported ({supported})"))
     })
 }

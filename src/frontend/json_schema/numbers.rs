@@ -8,6 +8,8 @@
 //!
 //! [`TerminalPattern::Compound`]: crate::ir::TerminalPattern::Compound
 
+use crate::ir::Language;
+
 /// Any JSON number.
 pub(super) const ANY_NUMBER: &str = r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?";
 /// Any JSON integer, in plain notation.
@@ -356,6 +358,47 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
+/// The most states of a multiples automaton ([`Language::DecimalMultiples`]): its
+/// numerator times its decimals plus two.
+const MOST_RESIDUE_STATES: u64 = 4096;
+
+/// The plain spellings of the multiples of `m` (integers only unless `fractions`): a
+/// regex where the last digits decide ([`multiples_regex`]), else the residue automaton
+/// ([`Language::DecimalMultiples`]) when it has at most [`MOST_RESIDUE_STATES`] states;
+/// `None` beyond that.
+pub(super) fn multiples(m: &serde_json::Number, fractions: bool) -> Option<Language> {
+    if let Some(regex) = multiples_regex(m, fractions) {
+        return Some(Language::Regex(regex));
+    }
+    let (mut p, mut k) = scaled(m)?;
+    if !fractions {
+        p /= gcd(p, 10u64.pow(u32::try_from(k).ok().filter(|k| *k <= 19)?));
+        k = 0;
+    }
+    let decimals = u32::try_from(k).ok()?;
+    let states = p.checked_mul(u64::from(decimals) + 2)?;
+    (states <= MOST_RESIDUE_STATES).then_some(Language::DecimalMultiples { numerator: p as u32, decimals })
+}
+
+/// Whether the plain spelling `spelled` is a multiple of `numerator / 10^decimals` (as
+/// the lexer's automaton of [`Language::DecimalMultiples`] judges it).
+pub(super) fn is_multiple(spelled: &str, numerator: u32, decimals: u32) -> bool {
+    let p = u64::from(numerator);
+    let unsigned = spelled.strip_prefix('-').unwrap_or(spelled);
+    let (int, frac) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if p == 0 || !digits(int) || (!frac.is_empty() && !digits(frac)) {
+        return false;
+    }
+    let (kept, beyond) = frac.split_at(frac.len().min(decimals as usize));
+    if beyond.bytes().any(|b| b != b'0') {
+        return false;
+    }
+    let residue = int.bytes().chain(kept.bytes()).fold(0, |r, b| (r * 10 + u64::from(b - b'0')) % p);
+    let scale = (kept.len() as u32..decimals).fold(1 % p, |acc, _| acc * 10 % p);
+    residue * scale % p == 0
+}
+
 /// Plain spellings of the multiples of `m` (integers only unless `fractions`), or `None`
 /// when they are not a regex we write. With `m = p / 10^k`, a number `v` is a multiple
 /// when `v * 10^k` is an integer multiple of `p`; for `p` dividing `10^d` (a power of
@@ -363,10 +406,11 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 /// in the fraction (`multipleOf: 0.25`: `.25`, `.5`, `.75` or none), or across the
 /// point (`2.5`: integers ending in 0 or 5 without a fraction, in 2 or 7 with `.5`).
 /// An integer is a multiple of `p / 10^k` when it is one of `p / gcd(p, 10^k)`. Other
-/// factors (3, 7) need a residue automaton, which no regex of reasonable size spells.
+/// factors (3, 7) need a residue automaton, which no regex of reasonable size spells
+/// ([`multiples`]).
 ///
 /// Read exactly: a tolerance had taken 0.1000000000001 for 0.1.
-pub(super) fn multiples(m: &serde_json::Number, fractions: bool) -> Option<String> {
+fn multiples_regex(m: &serde_json::Number, fractions: bool) -> Option<String> {
     let (mut p, mut k) = scaled(m)?;
     if k > MOST_DECIMALS {
         return None;
@@ -564,7 +608,7 @@ mod tests {
         for m in ms {
             let (mp, mk) = exact(m);
             for fractions in [true, false] {
-                let regex = multiples(&number(m), fractions).unwrap_or_else(|| panic!("multipleOf {m}"));
+                let regex = multiples_regex(&number(m), fractions).unwrap_or_else(|| panic!("multipleOf {m}"));
                 for int in ints.clone() {
                     for frac in fracs.into_iter().filter(|f| fractions || f.is_empty()) {
                         for sign in ["", "-"] {
@@ -580,10 +624,10 @@ mod tests {
         }
         // Factors other than 2 and 5, and too many deciding digits, are not written.
         for m in ["3", "7", "1.5", "256", "0.3", "0.0000000001"] {
-            assert_eq!(multiples(&number(m), true), None, "{m}");
+            assert_eq!(multiples_regex(&number(m), true), None, "{m}");
         }
         // An integer is a multiple of 2.5 when it is one of 5.
-        assert_eq!(multiples(&number("2.5"), false), multiples(&number("5"), false));
+        assert_eq!(multiples_regex(&number("2.5"), false), multiples_regex(&number("5"), false));
     }
 
     #[test]

@@ -14,8 +14,10 @@
 
 use super::formats::{self, Format};
 use super::normalize::{count, Schemas, Simple};
+use super::numbers;
 use crate::error::Result;
 use crate::frontend::pyregex;
+use crate::ir::Language;
 use crate::lexer::JSON_CHAR;
 use regex_automata::hybrid::dfa::{Cache, DFA};
 use regex_automata::hybrid::LazyStateID;
@@ -469,14 +471,38 @@ pub(super) fn pattern_properties<'s>(schemas: &Schemas, s: &'s Simple, at: &str)
         .collect()
 }
 
-/// Regexes over spellings, compiled once, against which the compiler tests values it
+/// Languages over spellings, compiled once, against which the compiler tests values it
 /// knows (enum values, declared property names). A regex that cannot be compiled is an
 /// error: a silent "no match" could widen the grammar.
-pub(super) struct Spellings(Vec<regex::Regex>);
+pub(super) struct Spellings(Vec<Spelling>);
+
+enum Spelling {
+    Regex(regex::Regex),
+    /// A number's plain spelling judged by its value ([`numbers::is_multiple`]).
+    Multiples { numerator: u32, decimals: u32 },
+}
+
+impl Spelling {
+    fn is_match(&self, spelled: &str) -> bool {
+        match self {
+            Spelling::Regex(r) => r.is_match(spelled),
+            &Spelling::Multiples { numerator, decimals } => numbers::is_multiple(spelled, numerator, decimals),
+        }
+    }
+}
 
 impl Spellings {
     pub(super) fn new(regexes: &[String], at: &str) -> Result<Spellings> {
-        regexes.iter().map(|r| compiled_spelling(r, at)).collect::<Result<_>>().map(Spellings)
+        regexes.iter().map(|r| compiled_spelling(r, at).map(Spelling::Regex)).collect::<Result<_>>().map(Spellings)
+    }
+
+    /// The spellings of `languages`.
+    pub(super) fn of_languages(languages: &[Language], at: &str) -> Result<Spellings> {
+        let spelling = |language: &Language| match language {
+            Language::Regex(r) => compiled_spelling(r, at).map(Spelling::Regex),
+            &Language::DecimalMultiples { numerator, decimals } => Ok(Spelling::Multiples { numerator, decimals }),
+        };
+        languages.iter().map(spelling).collect::<Result<_>>().map(Spellings)
     }
 
     /// No regex: every spelling passes [`Spellings::all`], none [`Spellings::any`].

@@ -513,7 +513,25 @@ fn not_of_multiple_of_excludes_the_multiples_in_every_plain_spelling() {
         ("20.0", false),
     ]);
     check(r#"{"enum": [5, 6], "not": {"multipleOf": 2}}"#, &[("5", true), ("6", false)]);
-    assert!(Grammar::from_json_schema(r#"{"not": {"multipleOf": 7}}"#).unwrap_err().to_string().contains("multipleOf 7"));
+    // Multiples of 7 (a residue automaton), excluded in every plain spelling (and every
+    // non-number, which meets `multipleOf`).
+    check(r#"{"not": {"multipleOf": 7}}"#, &[("7", false), ("14.0", false), ("-21", false), ("0", false), ("8", true), ("7.5", true), (r#""a""#, false)]);
+    check(r#"{"enum": [14, 15, "x"], "not": {"multipleOf": 7}}"#, &[("14", false), ("15", true), (r#""x""#, false)]);
+    // Too many residues for an automaton: refused, naming the value.
+    assert!(Grammar::from_json_schema(r#"{"not": {"multipleOf": 4099}}"#).unwrap_err().to_string().contains("multipleOf 4099"));
+}
+
+#[test]
+fn multiples_beyond_twos_and_fives_are_residues() {
+    check(r#"{"type": "integer", "multipleOf": 7}"#, &[("0", true), ("7", true), ("-49", true), ("1001", true), ("8", false), ("70.0", false)]);
+    check(r#"{"type": "number", "multipleOf": 1.5}"#, &[("3", true), ("4.5", true), ("4.50", true), ("-1.5", true), ("1", false), ("0.75", false), ("3e0", false)]);
+    check(r#"{"type": "number", "multipleOf": 0.3, "minimum": 0.5}"#, &[("0.6", true), ("0.3", false), ("0.9000", true), ("1", false)]);
+    // An integer is a multiple of 1.5 when it is one of 3.
+    check(r#"{"type": "integer", "multipleOf": 1.5}"#, &[("3", true), ("6", true), ("4", false)]);
+    // allOf of 2, 3 and 5: multiples of 30.
+    check(r#"{"allOf": [{"multipleOf": 2}, {"multipleOf": 3}, {"multipleOf": 5}]}"#, &[("30", true), ("60.0", true), ("15", false), ("10", false), ("null", true)]);
+    // JSON-only validation judges values the same way.
+    check(r#"{"anyOf": [{"multipleOf": 7}, {"multipleOf": 11}], "enum": [77, 22, 5]}"#, &[("77", true), ("22", true), ("5", false)]);
 }
 
 #[test]
