@@ -2,7 +2,8 @@
 //!
 //! A [`Grammar`] is a context-free grammar in plain BNF (EBNF operators already
 //! expanded into helper nonterminals) over *terminals*, each of which is a regular
-//! expression in [`regex_syntax`] syntax with a priority and an `ignored` flag.
+//! language (a regular expression in [`regex_syntax`] syntax, or an intersection of
+//! [`Language`]s minus others) with a priority and an `ignored` flag.
 //! Later stages read it: the lexer builds one DFA from all terminal patterns, the LR
 //! stage builds tables from the productions.
 //!

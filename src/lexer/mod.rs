@@ -7,7 +7,8 @@
 //! become ([`Lexer::completable`], `Prod(q)` in the design notes).
 //!
 //! Each terminal's regex is parsed with [`regex_syntax`] and compiled to a Thompson NFA
-//! by [`regex_automata`]; the DFA is the subset construction over the union of those
+//! by [`regex_automata`] (a [`Language::DecimalMultiples`] is built as one directly,
+//! `multiples.rs`); the DFA is the subset construction over the union of those
 //! NFAs, where a subset element remembers which regex it belongs to. Each distinct regex
 //! is compiled once and shared by every terminal that uses it; a state's accepted
 //! terminals are read off which regexes match there.
