@@ -64,7 +64,7 @@ const NAMES: &[&str] = &["a", "b", "c", "z", "zb", "\t"];
 const STRINGS: &[&str] = &[
     "", "a", "ab", "b", "ba", "zz", "abc", "2020-01-31", "1.2.3.4", "x@y.io", "é", "2020-01-31T10:00:00Z", "10:00:00Z",
     "a.b-c", "http://x.io/a?b#c", "123e4567-e89b-12d3-a456-426614174000", "::1", "P1D", "a b", "2020-02-30", "-a.b",
-    "\n", "a\"b", "\u{1F600}", "\t", "a\u{1f}",
+    "\n", "a\"b", "\u{1F600}", "\t", "a\u{1f}", "http://bücher.de/ä?\u{E000}", "../ü", "/{id}{?q,r}", "{a:0}", "{+x}/y{#z*}",
 ];
 const NUMBERS: &[&str] = &["0", "1", "2", "3", "-1", "-2", "0.5", "1.5", "2.0", "-0.5", "10", "2.5", "16", "7.5", "0.25", "-12.5", "0.75", "48", "21", "4.5"];
 /// Keywords put beside an `enum` or `const`, as JSON texts.
@@ -82,7 +82,7 @@ const BESIDE_ENUM: &[(&str, &str)] = &[
     ("maxItems", "1"),
     ("not", r#"{"const": 2}"#),
 ];
-const FORMATS: &[&str] = &["date", "ipv4", "email", "date-time", "time", "hostname", "uri", "uuid", "ipv6", "duration"];
+const FORMATS: &[&str] = &["date", "ipv4", "email", "date-time", "time", "hostname", "uri", "uuid", "ipv6", "duration", "iri", "iri-reference", "uri-template"];
 const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$"];
 
 /// A JSON number from its spelling (`2.0` stays a float).

@@ -16,11 +16,13 @@
 //! | `ipv4` | four decimal octets without leading zeros |
 //! | `ipv6` | RFC 4291 text forms, IPv4 tail included, no zone |
 //! | `uri`, `uri-reference` | RFC 3986 `URI` and `URI-reference` |
+//! | `iri`, `iri-reference` | RFC 3987 `IRI` and `IRI-reference` (RFC 3986's grammar with `ucschar` beside the unreserved characters, `iprivate` in the query) |
+//! | `uri-template` | RFC 6570 `URI-Template`, level 4 |
 //! | `uuid` | `8-4-4-4-12` hexadecimal digits |
 //! | `json-pointer`, `relative-json-pointer` | RFC 6901 and its relative form |
 //!
-//! Formats with no regular equivalent (`regex`, `iri`, `iri-reference`,
-//! `uri-template`, `idn-hostname`) are compile errors. Every other `format` value is
+//! Formats with no regular equivalent (`regex`: a regex's syntax nests) or not written
+//! (`idn-hostname`) are compile errors. Every other `format` value is
 //! an annotation, as the specification requires of unknown formats. With
 //! [`Formats::OfTheDraft`](super::Formats::OfTheDraft), so is a format in a draft before
 //! the one that introduced it (`uuid` and `duration` before 2019-09; `date`, `time` and
@@ -82,20 +84,44 @@ fn pct(class: &str) -> String {
     format!("(?:[{class}]|%[0-9A-Fa-f]{{2}})")
 }
 
-/// RFC 3986 `URI` (`relative == false`) or `URI-reference`.
-fn uri(relative: bool) -> String {
-    let pchar = pct(&format!("{UNRESERVED}{SUB_DELIMS}:@"));
+/// RFC 3987 `ucschar`: the characters an IRI adds to a URI's unreserved ones.
+const UCSCHAR: &str = "\\u{A0}-\\u{D7FF}\\u{F900}-\\u{FDCF}\\u{FDF0}-\\u{FFEF}\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}";
+
+/// RFC 3987 `iprivate`: the private-use characters an IRI's query may hold.
+const IPRIVATE: &str = "\\u{E000}-\\u{F8FF}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}";
+
+/// What a URI or an IRI allows beyond RFC 3986's characters.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Characters {
+    /// RFC 3986: ASCII.
+    Uri,
+    /// RFC 3987: `ucschar` wherever a URI has unreserved characters, `iprivate` in the query.
+    Iri,
+}
+
+/// RFC 3986 `URI` (`relative == false`) or `URI-reference`; with [`Characters::Iri`],
+/// RFC 3987 `IRI` or `IRI-reference`.
+fn uri(relative: bool, characters: Characters) -> String {
+    let (unreserved, private) = match characters {
+        Characters::Uri => (UNRESERVED.to_string(), ""),
+        Characters::Iri => (format!("{UNRESERVED}{UCSCHAR}"), IPRIVATE),
+    };
+    let pchar = pct(&format!("{unreserved}{SUB_DELIMS}:@"));
     let segment = format!("{pchar}*");
     let segment_nz = format!("{pchar}+");
-    let segment_nz_nc = format!("{}+", pct(&format!("{UNRESERVED}{SUB_DELIMS}@")));
-    let userinfo = format!("{}*", pct(&format!("{UNRESERVED}{SUB_DELIMS}:")));
-    let reg_name = format!("{}*", pct(&format!("{UNRESERVED}{SUB_DELIMS}")));
+    let segment_nz_nc = format!("{}+", pct(&format!("{unreserved}{SUB_DELIMS}@")));
+    let userinfo = format!("{}*", pct(&format!("{unreserved}{SUB_DELIMS}:")));
+    let reg_name = format!("{}*", pct(&format!("{unreserved}{SUB_DELIMS}")));
     let ip_literal = format!("\\[(?:{}|[vV][0-9A-Fa-f]+\\.[{UNRESERVED}{SUB_DELIMS}:]+)\\]", ipv6());
     let authority = format!("(?:{userinfo}@)?(?:{ip_literal}|{reg_name})(?::[0-9]*)?");
     let path_abempty = format!("(?:/{segment})*");
     let path_absolute = format!("/(?:{segment_nz}(?:/{segment})*)?");
-    let query = format!("(?:{pchar}|[/?])*");
-    let suffix = format!("(?:\\?{query})?(?:#{query})?");
+    let query = match characters {
+        Characters::Uri => format!("(?:{pchar}|[/?])*"),
+        Characters::Iri => format!("(?:{pchar}|[/?{private}])*"),
+    };
+    let fragment = format!("(?:{pchar}|[/?])*");
+    let suffix = format!("(?:\\?{query})?(?:#{fragment})?");
     let hier = format!("//{authority}{path_abempty}|{path_absolute}|{segment_nz}(?:/{segment})*|");
     let absolute = format!("[A-Za-z][A-Za-z0-9+\\-.]*:(?:{hier}){suffix}");
     if !relative {
@@ -103,6 +129,18 @@ fn uri(relative: bool) -> String {
     }
     let relative_part = format!("//{authority}{path_abempty}|{path_absolute}|{segment_nz_nc}(?:/{segment})*|");
     format!("{absolute}|(?:{relative_part}){suffix}")
+}
+
+/// RFC 6570 `URI-Template` (level 4): literals and `{…}` expressions of an optional
+/// operator and comma-separated variables, each with a prefix length or an explode.
+fn uri_template() -> String {
+    let pct_encoded = "%[0-9A-Fa-f]{2}";
+    // Any character but controls, space, `"`, `'`, `%`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`.
+    let literal = format!("(?:[!#$&(-;=?-\\[\\]_a-z~{UCSCHAR}{IPRIVATE}]|{pct_encoded})");
+    let varchar = format!("(?:[A-Za-z0-9_]|{pct_encoded})");
+    let varspec = format!("{varchar}(?:\\.?{varchar})*(?::[1-9][0-9]{{0,3}}|\\*)?");
+    let expression = format!("\\{{[+#./;?&=,!@|]?{varspec}(?:,{varspec})*\\}}");
+    format!("(?:{literal}|{expression})*")
 }
 
 fn duration() -> String {
@@ -150,12 +188,15 @@ fn enforced(name: &str) -> Format {
         "hostname" => vec![format!("{label}(?:\\.{label})*\\.?"), "[A-Za-z0-9.-]{1,253}".into()],
         "ipv4" => vec![ipv4()],
         "ipv6" => vec![ipv6()],
-        "uri" => vec![uri(false)],
-        "uri-reference" => vec![uri(true)],
+        "uri" => vec![uri(false, Characters::Uri)],
+        "uri-reference" => vec![uri(true, Characters::Uri)],
+        "iri" => vec![uri(false, Characters::Iri)],
+        "iri-reference" => vec![uri(true, Characters::Iri)],
+        "uri-template" => vec![uri_template()],
         "uuid" => vec!["[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}".into()],
         "json-pointer" => vec!["(?:/(?:[^~/]|~[01])*)*".into()],
         "relative-json-pointer" => vec!["(?:0|[1-9][0-9]*)(?:#|(?:/(?:[^~/]|~[01])*)*)".into()],
-        "regex" | "iri" | "iri-reference" | "uri-template" | "idn-hostname" => return Format::Unsupported,
+        "regex" | "idn-hostname" => return Format::Unsupported,
         _ => return Format::Annotation,
     };
     Format::Regexes(regexes)
@@ -209,6 +250,27 @@ mod tests {
             ("uri", "http://a:b", false),
             ("uri-reference", "../a/b?c", true),
             ("uri-reference", "#frag", true),
+            ("iri", "https://bücher.example/straße?q=ü#teil", true),
+            ("iri", "https://example.com", true),
+            ("iri", "not-an-iri", false),
+            ("iri", "http://a b", false),
+            ("iri", "http://例え.jp/\u{E000}", false),
+            ("iri", "http://例え.jp/?\u{E000}", true),
+            ("iri-reference", "../bücher", true),
+            ("uri", "https://bücher.example", false),
+            ("uri-template", "file:///{path}", true),
+            ("uri-template", "http://example.com/search{?q,lang}", true),
+            ("uri-template", "{+base}/users{/id*}{;x,y:3}{&a}{#frag}", true),
+            ("uri-template", "/a/b", true),
+            ("uri-template", "", true),
+            ("uri-template", "{}", false),
+            ("uri-template", "{a", false),
+            ("uri-template", "a}", false),
+            ("uri-template", "{a:0}", false),
+            ("uri-template", "{a:10000}", false),
+            ("uri-template", "{a b}", false),
+            ("uri-template", "a b", false),
+            ("uri-template", "{a..b}", false),
             ("uuid", "123e4567-e89b-12d3-a456-426614174000", true),
             ("uuid", "123e4567e89b12d3a456426614174000", false),
             ("json-pointer", "/a~1b/0", true),

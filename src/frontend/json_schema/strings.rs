@@ -129,14 +129,99 @@ fn search(hir: &Hir) -> Result<String, String> {
             Some(HirKind::Look(Look::EndLF)) => (true, format!("(?:{}{any})?", spelled_char('\n'))),
             _ => (false, any.clone()),
         };
+        let head = if starts { "" } else { any.as_str() };
+        let inner = if ends { &parts[..parts.len() - 1] } else { &parts[..] };
+        if inner.iter().any(|part| part.properties().look_set().contains(Look::End)) {
+            // A `$` inside (`(a($|/))*`): the matches that pass one end the string.
+            let (open, ended) = split_at_end(&Hir::concat(parts.clone()));
+            let mut cases = Vec::new();
+            if let Some(open) = open {
+                cases.push(format!("(?:{}){any}", spelled(&open)?));
+            }
+            if let Some(ended) = ended {
+                cases.push(format!("(?:{})", spelled(&ended)?));
+            }
+            out.push(match cases.is_empty() {
+                true => "[^\\s\\S]".to_string(),
+                false => format!("{head}(?:{})", cases.join("|")),
+            });
+            continue;
+        }
         if ends {
             parts.pop();
         }
         let body = spelled(&Hir::concat(parts))?;
-        let head = if starts { "" } else { any.as_str() };
         out.push(format!("{head}(?:{body}){tail}"));
     }
     Ok(format!("(?:{})", out.join("|")))
+}
+
+/// The full matches of `hir` (whose only look-arounds are ends of the text, `$`) in
+/// two parts: those that pass no `$`, and those that pass one and so end the text
+/// (nothing is read after it); `None` for an empty part. In a search the first may be
+/// followed by anything, the second by nothing.
+fn split_at_end(hir: &Hir) -> (Option<Hir>, Option<Hir>) {
+    match hir.kind() {
+        HirKind::Look(Look::End) => (None, Some(Hir::empty())),
+        _ if !hir.properties().look_set().contains(Look::End) => (Some(hir.clone()), None),
+        HirKind::Capture(c) => split_at_end(&c.sub),
+        HirKind::Alternation(branches) => {
+            let (open, ended): (Vec<_>, Vec<_>) = branches.iter().map(split_at_end).unzip();
+            (union(open.into_iter().flatten().collect()), union(ended.into_iter().flatten().collect()))
+        }
+        HirKind::Concat(parts) => {
+            // Open so far, and ended so far (every later part must then match empty).
+            let (mut open, mut ended) = (Some(Hir::empty()), None::<Hir>);
+            for part in parts {
+                let (part_open, part_ended) = split_at_end(part);
+                let after_end = ended.filter(|_| matches_empty_at_end(part));
+                let newly_ended = open.clone().zip(part_ended).map(|(o, e)| Hir::concat(vec![o, e]));
+                ended = union([after_end, newly_ended].into_iter().flatten().collect());
+                open = open.zip(part_open).map(|(o, p)| Hir::concat(vec![o, p]));
+            }
+            (open, ended)
+        }
+        HirKind::Repetition(r) => {
+            let (sub_open, sub_ended) = split_at_end(&r.sub);
+            let repeat = |sub: Hir, min: u32, max: Option<u32>| Hir::repetition(Repetition { min, max, greedy: true, sub: Box::new(sub) });
+            let open = match (&sub_open, r.min) {
+                (Some(sub), _) => Some(repeat(sub.clone(), r.min, r.max)),
+                (None, 0) => Some(Hir::empty()),
+                (None, _) => None,
+            };
+            // The iteration that passes the end is the last that reads: the ones before
+            // are open, the ones after match empty (or there are none).
+            let ended = sub_ended.filter(|_| r.max != Some(0)).map(|ended| {
+                let before_max = r.max.map(|m| m - 1);
+                let before_min = if matches_empty_at_end(&r.sub) { 0 } else { r.min.saturating_sub(1) };
+                match &sub_open {
+                    Some(sub) => Hir::concat(vec![repeat(sub.clone(), before_min, before_max), ended]),
+                    None if before_min == 0 => ended,
+                    None => return None,
+                }
+                .into()
+            });
+            (open, ended.flatten())
+        }
+        _ => (Some(hir.clone()), None),
+    }
+}
+
+/// Whether `hir` matches the empty text at the end of the text (its `$`s hold there).
+fn matches_empty_at_end(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(Look::End) => true,
+        HirKind::Look(_) | HirKind::Literal(_) | HirKind::Class(_) => false,
+        HirKind::Capture(c) => matches_empty_at_end(&c.sub),
+        HirKind::Repetition(r) => r.min == 0 || matches_empty_at_end(&r.sub),
+        HirKind::Concat(parts) => parts.iter().all(matches_empty_at_end),
+        HirKind::Alternation(branches) => branches.iter().any(matches_empty_at_end),
+    }
+}
+
+/// The alternation of `branches`; `None` when there are none.
+fn union(branches: Vec<Hir>) -> Option<Hir> {
+    (!branches.is_empty()).then(|| Hir::alternation(branches))
 }
 
 /// Most alternatives that distributing anchored alternations may produce.

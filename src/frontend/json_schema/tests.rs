@@ -156,6 +156,30 @@ fn strings_with_patterns_formats_lengths_and_escapes() {
 }
 
 #[test]
+fn a_dollar_inside_a_pattern_ends_the_string() {
+    // A path of names, each followed by `/` or by the end of the string.
+    check(r#"{"type": "string", "pattern": "^(\\/?((\\.{2})|([a-z0-9\\-]*))($|\\/))*$"}"#, &[
+        (r#""a/b""#, true),
+        (r#""../x/""#, true),
+        (r#""a//""#, true),
+        (r#""""#, true),
+        (r#""A""#, false),
+        (r#""a b""#, false),
+    ]);
+    check(r#"{"type": "string", "pattern": "foo($|/bar)"}"#, &[
+        (r#""xfoo""#, true),
+        (r#""foo/barz""#, true),
+        (r#""foox""#, false),
+        (r#""foo/""#, false),
+    ]);
+    // Nothing is read after a `$`.
+    check(r#"{"type": "string", "pattern": "^$[a-z]*$"}"#, &[(r#""""#, true), (r#""a""#, false)]);
+    check(r#"{"type": "string", "pattern": "(x$)?y"}"#, &[(r#""zy""#, true), (r#""x""#, false), (r#""xyz""#, true)]);
+    check(r#"{"type": ["string", "null"], "pattern": "a$b"}"#, &[(r#""ab""#, false), (r#""a""#, false), ("null", true)]);
+    check(r#"{"type": "string", "pattern": "^(a|b$){2,3}"}"#, &[(r#""ab""#, true), (r#""aab""#, true), (r#""aaa""#, true), (r#""aaaz""#, true), (r#""abz""#, false), (r#""b""#, false)]);
+}
+
+#[test]
 fn enums_consts_and_not() {
     check(r#"{"enum": ["a", 1, null, {"k": [true]}]}"#, &[
         (r#""a""#, true),
