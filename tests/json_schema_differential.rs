@@ -83,7 +83,7 @@ const BESIDE_ENUM: &[(&str, &str)] = &[
     ("not", r#"{"const": 2}"#),
 ];
 const FORMATS: &[&str] = &["date", "ipv4", "email", "date-time", "time", "hostname", "uri", "uuid", "ipv6", "duration", "iri", "iri-reference", "uri-template"];
-const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$"];
+const PATTERNS: &[&str] = &["^a", "b$", "^[ab]+$", "z", "^.$", "^[a-z]{2}$", "^(a($|b))*$", "b($|a)"];
 
 /// A JSON number from its spelling (`2.0` stays a float).
 fn number(rng: &mut TestRng) -> Value {
