@@ -190,18 +190,19 @@ fn split_at_end(hir: &Hir) -> (Option<Hir>, Option<Hir>) {
                 (None, _) => None,
             };
             // The iteration that passes the end is the last that reads: the ones before
-            // are open, the ones after match empty (or there are none).
-            let ended = sub_ended.filter(|_| r.max != Some(0)).map(|ended| {
-                let before_max = r.max.map(|m| m - 1);
-                let before_min = if matches_empty_at_end(&r.sub) { 0 } else { r.min.saturating_sub(1) };
-                match &sub_open {
-                    Some(sub) => Hir::concat(vec![repeat(sub.clone(), before_min, before_max), ended]),
-                    None if before_min == 0 => ended,
-                    None => return None,
+            // it are open, the ones after it match empty (or there are none).
+            let ended = match (sub_ended, r.max) {
+                (None, _) | (_, Some(0)) => None,
+                (Some(ended), max) => {
+                    let before_min = if matches_empty_at_end(&r.sub) { 0 } else { r.min.saturating_sub(1) };
+                    match (&sub_open, before_min) {
+                        (Some(sub), _) => Some(Hir::concat(vec![repeat(sub.clone(), before_min, max.map(|m| m - 1)), ended])),
+                        (None, 0) => Some(ended),
+                        (None, _) => None,
+                    }
                 }
-                .into()
-            });
-            (open, ended.flatten())
+            };
+            (open, ended)
         }
         _ => (Some(hir.clone()), None),
     }
