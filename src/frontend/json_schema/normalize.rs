@@ -561,13 +561,18 @@ impl<'a> Schemas<'a> {
                 // Numbers that are not multiples: the emitter excludes the multiples' regex.
                 "multipleOf" => out.push(typed(Types::NUMBER, "not", serde_json::json!([{ "multipleOf": v }]))),
                 "enum" => {
-                    let scalar = |x: &Value| !(x.is_array() || x.is_object());
-                    if !v.as_array().is_some_and(|values| values.iter().all(scalar)) {
-                        return Ok(None);
+                    // The values that are none of the listed ones: the scalars in one
+                    // negated enum, each array or object by the ways a value differs from it.
+                    let Some(values) = v.as_array() else { return Ok(None) };
+                    let (composites, scalars): (Vec<&Value>, Vec<&Value>) = values.iter().partition(|x| x.is_array() || x.is_object());
+                    let mut cases = vec![Simple::new()];
+                    if !scalars.is_empty() {
+                        cases[0].insert("not".into(), serde_json::json!([{ "enum": scalars }]));
                     }
-                    let mut s = Simple::new();
-                    s.insert("not".into(), serde_json::json!([{ "enum": v }]));
-                    out.push(s);
+                    for composite in composites {
+                        cases = self.product(cases, other_than(composite), at)?;
+                    }
+                    out.extend(cases);
                 }
                 other if !ASSERTIONS.contains(&other) => {}
                 _ => return Ok(None),
@@ -745,6 +750,52 @@ fn object_lacking(name: &str) -> Simple {
     s.insert("type".into(), Value::from(Types::OBJECT.0));
     s.insert("properties".into(), serde_json::json!({ name: false }));
     s
+}
+
+/// The values other than the array or object `value`, as a union of simple schemas:
+/// another type; for an array, another length or, at some index, another element; for
+/// an object, a key missing, a key with another value, or another key.
+fn other_than(value: &Value) -> Vec<Simple> {
+    let typed = |types: Types, keywords: Value| {
+        let mut s: Simple = keywords.as_object().cloned().unwrap_or_default().into_iter().collect();
+        s.insert("type".into(), Value::from(types.0));
+        s
+    };
+    let not_this = |x: &Value| serde_json::json!({ "not": { "enum": [x] } });
+    match value {
+        Value::Array(items) => {
+            let n = items.len();
+            let mut out = vec![typed(Types(Types::ALL.0 & !Types::ARRAY.0), serde_json::json!({}))];
+            if n > 0 {
+                out.push(typed(Types::ARRAY, serde_json::json!({ "maxItems": n - 1 })));
+            }
+            out.push(typed(Types::ARRAY, serde_json::json!({ "minItems": n + 1 })));
+            for (i, item) in items.iter().enumerate() {
+                let prefix: Vec<Value> = (0..i).map(|_| Value::Bool(true)).chain([not_this(item)]).collect();
+                out.push(typed(Types::ARRAY, serde_json::json!({ "minItems": n, "maxItems": n, "prefixItems": prefix })));
+            }
+            out
+        }
+        Value::Object(members) => {
+            let mut out = vec![typed(Types(Types::ALL.0 & !Types::OBJECT.0), serde_json::json!({}))];
+            out.extend(members.keys().map(|k| object_lacking(k)));
+            for (k, member) in members {
+                out.push(typed(Types::OBJECT, serde_json::json!({ "required": [k], "properties": { k: not_this(member) } })));
+            }
+            let names: Vec<&String> = members.keys().collect();
+            let other_keys = match names.is_empty() {
+                true => serde_json::json!({ "type": "string" }),
+                false => serde_json::json!({ "type": "string", "not": { "enum": names } }),
+            };
+            out.extend(some_member(other_keys, Value::Bool(true)));
+            out
+        }
+        _ => {
+            let mut s = Simple::new();
+            s.insert("not".into(), serde_json::json!([{ "enum": [value] }]));
+            vec![s]
+        }
+    }
 }
 
 /// The objects with some member whose key meets `keys` and whose value meets `value`

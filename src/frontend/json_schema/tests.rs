@@ -180,6 +180,32 @@ fn a_dollar_inside_a_pattern_ends_the_string() {
 }
 
 #[test]
+fn not_of_arrays_and_objects_is_every_way_to_differ() {
+    check(r#"{"not": {"enum": [["deleted"]]}}"#, &[
+        (r#"["deleted"]"#, false),
+        (r#"["x"]"#, true),
+        ("[]", true),
+        (r#"["deleted", "x"]"#, true),
+        (r#""deleted""#, true),
+        (r#"{"a": 1}"#, true),
+    ]);
+    check(r#"{"type": "object", "not": {"const": {"a": 1, "b": [2]}}}"#, &[
+        (r#"{"a": 1, "b": [2]}"#, false),
+        (r#"{"b": [2], "a": 1}"#, false),
+        (r#"{"a": 1.0, "b": [2.0]}"#, false),
+        (r#"{"a": 1}"#, true),
+        (r#"{"a": 1, "b": [2], "c": 0}"#, true),
+        (r#"{"a": 2, "b": [2]}"#, true),
+        (r#"{"a": 1, "b": [2, 3]}"#, true),
+        ("{}", true),
+    ]);
+    check(r#"{"not": {"enum": [[], {}, 3]}}"#, &[("[]", false), ("{}", false), ("3", false), ("[[]]", true), (r#"{"a": {}}"#, true), ("4", true)]);
+    // A oneOf narrowed by a composite enum: a value in both branches is in neither.
+    let one_of = r#"{"oneOf": [{"enum": [["deleted"]]}, {"type": "array", "items": {"enum": ["deleted", "size"]}, "minItems": 1}]}"#;
+    check(one_of, &[(r#"["deleted"]"#, false), (r#"["size"]"#, true), (r#"["deleted", "size"]"#, true), ("[]", false)]);
+}
+
+#[test]
 fn enums_consts_and_not() {
     check(r#"{"enum": ["a", 1, null, {"k": [true]}]}"#, &[
         (r#""a""#, true),
@@ -421,8 +447,8 @@ fn not_of_arrays_and_objects_beside_an_enum() {
         (r#"{"foo": 12}"#, false),
         ("[1]", false),
     ]);
-    let alone = Grammar::from_json_schema(r#"{"type": "array", "not": {"enum": [[1]]}}"#).unwrap_err();
-    assert!(alone.to_string().contains("only beside an `enum`"), "{alone}");
+    // Alone, as every way to differ (`not_of_arrays_and_objects_is_every_way_to_differ`).
+    check(r#"{"type": "array", "not": {"enum": [[1]]}}"#, &[("[1]", false), ("[1.0]", false), ("[2]", true), ("[1, 1]", true)]);
     // Tiny and huge floats compare in plain notation (serde writes `1e-7`).
     check(r#"{"enum": [1e-7, 2e-7], "not": {"const": 1e-7}}"#, &[("0.0000001", false), ("0.0000002", true)]);
     check(r#"{"enum": [1e-7], "minimum": 0}"#, &[("0.0000001", true), ("0.00000010", true)]);
@@ -437,10 +463,15 @@ fn enum_values_are_equal_by_value() {
     assert!(apart.unwrap_err().to_string().contains("no sentences"));
     // Branches sharing a value by value are not disjoint: the shared value is in neither.
     check(r#"{"oneOf": [{"enum": [1, 2]}, {"enum": [1.0, 3]}]}"#, &[("1", false), ("1.0", false), ("2", true), ("3", true)]);
-    // Objects and arrays shared by value: no longer proven disjoint (`{"k": [1, 2]}`
-    // was accepted), and not narrowed either, so an error rather than a wrong grammar.
-    let shared = Grammar::from_json_schema(r#"{"oneOf": [{"enum": ["a", {"k": [1, 2]}]}, {"enum": ["b", {"k": [1.0, 2.0]}]}]}"#);
-    assert!(shared.unwrap_err().to_string().contains("may both match"));
+    // Objects and arrays shared by value: not disjoint (`{"k": [1, 2]}` was once
+    // accepted), so each branch is narrowed by the other's values: the shared one is in
+    // neither.
+    check(r#"{"oneOf": [{"enum": ["a", {"k": [1, 2]}]}, {"enum": ["b", {"k": [1.0, 2.0]}]}]}"#, &[
+        (r#""a""#, true),
+        (r#""b""#, true),
+        (r#"{"k": [1, 2]}"#, false),
+        (r#"{"k": [1.0, 2.0]}"#, false),
+    ]);
     check(r#"{"oneOf": [{"enum": ["a", {"k": [1, 2]}]}, {"enum": ["b", {"k": [1.5, 2]}]}]}"#, &[
         (r#""a""#, true),
         (r#"{"k": [1, 2]}"#, true),
