@@ -599,8 +599,6 @@ struct Patterns {
     index: [HashMap<String, u32>; 2],
     /// Indices in `nfas` of multiples' automata, by numerator and decimals.
     multiples: HashMap<(u32, u32), u32>,
-    /// The most bytes one NFA may take ([`LexerConfig::max_nfa_bytes`]).
-    max_nfa_bytes: usize,
     /// Parsed patterns by text: a JSON schema's compound terminals repeat a few regexes
     /// (the any-string one in dozens of them), and parsing them again was half the time
     /// of adding a terminal.
@@ -633,7 +631,6 @@ impl Patterns {
             index: Default::default(),
             parsed: HashMap::new(),
             multiples: HashMap::new(),
-            max_nfa_bytes: config.max_nfa_bytes,
             counted: None,
             counted_nfa: None,
             compiler,
@@ -674,7 +671,7 @@ impl Patterns {
                 Piece::Multiples { numerator, decimals } => {
                     // Never empty; never a counted string.
                     may_be_empty &= !required;
-                    let index = self.intern_multiples(numerator, decimals).map_err(error)?;
+                    let index = self.intern_multiples(numerator, decimals, config.max_nfa_bytes).map_err(error)?;
                     if required { &mut lexed.require } else { &mut lexed.exclude }.push(index);
                     continue;
                 }
@@ -794,15 +791,15 @@ impl Patterns {
     }
 
     /// The index of the automaton of the multiples of `numerator / 10^decimals`, built
-    /// on first use (`multiples.rs`).
-    fn intern_multiples(&mut self, numerator: u32, decimals: u32) -> std::result::Result<u32, String> {
+    /// on first use (`multiples.rs`) within `max_nfa_bytes`.
+    fn intern_multiples(&mut self, numerator: u32, decimals: u32, max_nfa_bytes: usize) -> std::result::Result<u32, String> {
         if let Some(&index) = self.multiples.get(&(numerator, decimals)) {
             return Ok(index);
         }
         if numerator == 0 {
             return Err("multiples of 0 are not a language".into());
         }
-        let nfa = multiples::nfa(numerator, decimals, self.max_nfa_bytes)
+        let nfa = multiples::nfa(numerator, decimals, max_nfa_bytes)
             .map_err(|e| format!("the automaton of the multiples of {numerator}e-{decimals} is too large: {e}"))?;
         let index = self.nfas.len() as u32;
         self.nfas.push(PatternNfa { nfa, earliest: false });

@@ -116,10 +116,7 @@ fn uri(relative: bool, characters: Characters) -> String {
     let authority = format!("(?:{userinfo}@)?(?:{ip_literal}|{reg_name})(?::[0-9]*)?");
     let path_abempty = format!("(?:/{segment})*");
     let path_absolute = format!("/(?:{segment_nz}(?:/{segment})*)?");
-    let query = match characters {
-        Characters::Uri => format!("(?:{pchar}|[/?])*"),
-        Characters::Iri => format!("(?:{pchar}|[/?{private}])*"),
-    };
+    let query = format!("(?:{pchar}|[/?{private}])*");
     let fragment = format!("(?:{pchar}|[/?])*");
     let suffix = format!("(?:\\?{query})?(?:#{fragment})?");
     let hier = format!("//{authority}{path_abempty}|{path_absolute}|{segment_nz}(?:/{segment})*|");
@@ -134,10 +131,9 @@ fn uri(relative: bool, characters: Characters) -> String {
 /// RFC 6570 `URI-Template` (level 4): literals and `{…}` expressions of an optional
 /// operator and comma-separated variables, each with a prefix length or an explode.
 fn uri_template() -> String {
-    let pct_encoded = "%[0-9A-Fa-f]{2}";
     // Any character but controls, space, `"`, `'`, `%`, `<`, `>`, `\`, `^`, `` ` ``, `{`, `|`, `}`.
-    let literal = format!("(?:[!#$&(-;=?-\\[\\]_a-z~{UCSCHAR}{IPRIVATE}]|{pct_encoded})");
-    let varchar = format!("(?:[A-Za-z0-9_]|{pct_encoded})");
+    let literal = pct(&format!("!#$&(-;=?-\\[\\]_a-z~{UCSCHAR}{IPRIVATE}"));
+    let varchar = pct("A-Za-z0-9_");
     let varspec = format!("{varchar}(?:\\.?{varchar})*(?::[1-9][0-9]{{0,3}}|\\*)?");
     let expression = format!("\\{{[+#./;?&=,!@|]?{varspec}(?:,{varspec})*\\}}");
     format!("(?:{literal}|{expression})*")

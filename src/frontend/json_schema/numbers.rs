@@ -367,17 +367,23 @@ const MOST_RESIDUE_STATES: u64 = 4096;
 /// ([`Language::DecimalMultiples`]) when it has at most [`MOST_RESIDUE_STATES`] states;
 /// `None` beyond that.
 pub(super) fn multiples(m: &serde_json::Number, fractions: bool) -> Option<Language> {
-    if let Some(regex) = multiples_regex(m, fractions) {
+    let (p, k) = multiple_of(m, fractions)?;
+    if let Some(regex) = multiples_regex(p, k, fractions) {
         return Some(Language::Regex(regex));
-    }
-    let (mut p, mut k) = scaled(m)?;
-    if !fractions {
-        p /= gcd(p, 10u64.pow(u32::try_from(k).ok().filter(|k| *k <= 19)?));
-        k = 0;
     }
     let decimals = u32::try_from(k).ok()?;
     let states = p.checked_mul(u64::from(decimals) + 2)?;
     (states <= MOST_RESIDUE_STATES).then_some(Language::DecimalMultiples { numerator: p as u32, decimals })
+}
+
+/// `m` as `p / 10^k` ([`scaled`]); for integers only, as the integer `p / gcd(p, 10^k)`
+/// (an integer is a multiple of `p / 10^k` when it is one of that).
+fn multiple_of(m: &serde_json::Number, fractions: bool) -> Option<(u64, usize)> {
+    let (p, k) = scaled(m)?;
+    if fractions {
+        return Some((p, k));
+    }
+    Some((p / gcd(p, 10u64.checked_pow(u32::try_from(k).ok()?)?), 0))
 }
 
 /// Whether the plain spelling `spelled` is a multiple of `numerator / 10^decimals` (as
@@ -399,32 +405,25 @@ pub(super) fn is_multiple(spelled: &str, numerator: u32, decimals: u32) -> bool 
     residue * scale % p == 0
 }
 
-/// Plain spellings of the multiples of `m` (integers only unless `fractions`), or `None`
-/// when they are not a regex we write. With `m = p / 10^k`, a number `v` is a multiple
-/// when `v * 10^k` is an integer multiple of `p`; for `p` dividing `10^d` (a power of
-/// two and five, `d <= 4`) its last `d` digits decide, so the regex lists their endings:
-/// in the fraction (`multipleOf: 0.25`: `.25`, `.5`, `.75` or none), or across the
-/// point (`2.5`: integers ending in 0 or 5 without a fraction, in 2 or 7 with `.5`).
-/// An integer is a multiple of `p / 10^k` when it is one of `p / gcd(p, 10^k)`. Other
-/// factors (3, 7) need a residue automaton, which no regex of reasonable size spells
-/// ([`multiples`]).
+/// Plain spellings of the multiples of `p / 10^k` ([`multiple_of`]; integers only unless
+/// `fractions`, with `k = 0`), or `None` when they are not a regex we write. A number
+/// `v` is a multiple when `v * 10^k` is an integer multiple of `p`; for `p` dividing
+/// `10^d` (a power of two and five, `d <= 4`) its last `d` digits decide, so the regex
+/// lists their endings: in the fraction (`multipleOf: 0.25`: `.25`, `.5`, `.75` or
+/// none), or across the point (`2.5`: integers ending in 0 or 5 without a fraction, in 2
+/// or 7 with `.5`). Other factors (3, 7) need a residue automaton, which no regex of
+/// reasonable size spells ([`multiples`]).
 ///
 /// Read exactly: a tolerance had taken 0.1000000000001 for 0.1.
-fn multiples_regex(m: &serde_json::Number, fractions: bool) -> Option<String> {
-    let (mut p, mut k) = scaled(m)?;
+fn multiples_regex(p: u64, k: usize, fractions: bool) -> Option<String> {
     if k > MOST_DECIMALS {
         return None;
     }
-    if !fractions {
-        p /= gcd(p, 10u64.pow(k as u32));
-        k = 0;
-    }
     let d = (0..=MOST_DECIDING_DIGITS).find(|&d| 10u64.pow(d) % p == 0)? as usize;
-    let endings = (0..10u64.pow(d as u32)).step_by(p as usize).map(|e| if d == 0 { String::new() } else { format!("{e:0d$}") });
-    let zero_fraction = if fractions { r"(?:\.0+)?" } else { "" };
     if !fractions && d == 0 {
         return Some(ANY_INTEGER.to_string());
     }
+    let endings = (0..10u64.pow(d as u32)).step_by(p as usize).map(|e| if d == 0 { String::new() } else { format!("{e:0d$}") });
     if d <= k {
         // The deciding digits are the fraction's last `d` of `k`; the integer is free.
         let free = k - d;
@@ -439,6 +438,7 @@ fn multiples_regex(m: &serde_json::Number, fractions: bool) -> Option<String> {
         return Some(format!(r"-?(?:0|[1-9][0-9]*)(?:\.(?:{}))?", alternatives.join("|")));
     }
     // The deciding digits end the integer (`d - k` of them) and fill the fraction.
+    let zero_fraction = if fractions { r"(?:\.0+)?" } else { "" };
     let mut by_fraction: Vec<(String, Vec<String>)> = Vec::new();
     for e in endings {
         let (int, frac) = e.split_at(d - k);
@@ -608,7 +608,8 @@ mod tests {
         for m in ms {
             let (mp, mk) = exact(m);
             for fractions in [true, false] {
-                let regex = multiples_regex(&number(m), fractions).unwrap_or_else(|| panic!("multipleOf {m}"));
+                let (p, k) = multiple_of(&number(m), fractions).unwrap();
+                let regex = multiples_regex(p, k, fractions).unwrap_or_else(|| panic!("multipleOf {m}"));
                 for int in ints.clone() {
                     for frac in fracs.into_iter().filter(|f| fractions || f.is_empty()) {
                         for sign in ["", "-"] {
@@ -623,11 +624,12 @@ mod tests {
             }
         }
         // Factors other than 2 and 5, and too many deciding digits, are not written.
+        let regex = |m: &str, fractions| multiple_of(&number(m), fractions).and_then(|(p, k)| multiples_regex(p, k, fractions));
         for m in ["3", "7", "1.5", "256", "0.3", "0.0000000001"] {
-            assert_eq!(multiples_regex(&number(m), true), None, "{m}");
+            assert_eq!(regex(m, true), None, "{m}");
         }
         // An integer is a multiple of 2.5 when it is one of 5.
-        assert_eq!(multiples_regex(&number("2.5"), false), multiples_regex(&number("5"), false));
+        assert_eq!(regex("2.5", false), regex("5", false));
     }
 
     #[test]
