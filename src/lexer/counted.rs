@@ -452,7 +452,8 @@ impl<'a> Builder<'a> {
 impl Builder<'_> {
     /// Adds to `set` the counted terminals that state `q` can complete.
     pub(super) fn add_counted_completable(&self, q: usize, set: &mut TerminalSet) {
-        let (Some(counter), CountedState { part, class, .. }) = (&self.counter, self.counted[q]) else { return };
+        let Some(counter) = &self.counter else { return };
+        let CountedState { part, class, .. } = self.counted[q];
         for (t, counted) in self.terminals.iter().filter_map(|t| Some((t, t.counted.as_ref()?))) {
             let completes = match part {
                 Part::Outside => false,

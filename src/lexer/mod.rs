@@ -16,7 +16,12 @@
 //! # Semantics
 //!
 //! * **Maximal munch with one byte of lookahead.** A lexeme ends when the next byte
-//!   cannot extend it; it never backtracks to a shorter match.
+//!   cannot extend it; it never backtracks to a shorter match the parser receives.
+//! * **Ignored text joins the lexeme after it** (`restart.rs`): where a lexeme so far
+//!   matches `%ignore`d terminals only, one begun after it is read alongside and takes
+//!   over if the first dies before matching again, so a terminal that begins like a
+//!   blank cannot trap the lexer in the blank before a name. (In lexers that ignore a
+//!   terminal and count no string.)
 //! * **Sets, not choices.** When several terminals match the same lexeme, [`Lexer::accepts`]
 //!   reports all of those with the highest priority (Lark's `NAME.N`); the parser keeps
 //!   whichever fits.
@@ -54,6 +59,7 @@ mod equivalence;
 mod horizon;
 mod multiples;
 mod remaining;
+mod restart;
 
 pub(crate) use counted::{json_string_of_length, JSON_CHAR};
 
@@ -1138,14 +1144,18 @@ impl<'a> Builder<'a> {
         let stride = self.representatives.len();
         let mut next_unexplored = 0;
         self.explore_full(&mut next_unexplored)?;
-        let contexts = self.add_contexts(relevant, &mut next_unexplored)?;
-        let completable = self.completable_sets()?;
         let mut ignored = TerminalSet::new(self.grammar.terminals.len());
         for (i, t) in self.grammar.terminals.iter().enumerate() {
             if t.ignored {
                 ignored.insert(TerminalId(i as u32));
             }
         }
+        let contexts = if self.restart_after_ignored(&ignored)? {
+            Vec::new()
+        } else {
+            self.add_contexts(relevant, &mut next_unexplored)?
+        };
+        let completable = self.completable_sets()?;
         let fitted = self.fitted_horizon();
         let counting = self.counter.map(|counter| Counting {
             horizon: self.config.count_horizon,
@@ -1165,6 +1175,28 @@ impl<'a> Builder<'a> {
             contexts: self.context_starts,
         };
         Ok((lexer, contexts))
+    }
+
+    /// Where ignored text may be followed by a live state matching nothing, replaces the
+    /// table by the one whose states are thread lists (`restart.rs`), and says so. A
+    /// lexer counting strings keeps its table (a count belongs to one text, a thread list
+    /// holds several; the JSON-Schema compiler's lexers, the ones that count, have no
+    /// such state), and a joined lexer gets no contexts (a context keeps some patterns,
+    /// a restart brings back all of them).
+    fn restart_after_ignored(&mut self, ignored: &TerminalSet) -> Result<bool> {
+        let plain = restart::Plain {
+            transitions: &self.transitions,
+            accepts: &self.accepts,
+            stride: self.representatives.len(),
+            ignored,
+        };
+        if self.counter.is_some() || !plain.has_gap_after_ignored() {
+            return Ok(false);
+        }
+        let restarted = plain.restarted(self.config.max_states, &self.deadline)?;
+        self.transitions = restarted.transitions;
+        self.accepts = restarted.accepts;
+        Ok(true)
     }
 
     /// The least horizon fitted below the lexer's, with the vocabulary it was fitted to.
@@ -1607,8 +1639,9 @@ impl<'a> Builder<'a> {
     /// Per state, its distinct successors other than itself and the dead state.
     fn live_successors(&self) -> Graph {
         let stride = self.representatives.len();
-        let mut last_source = vec![usize::MAX; self.subsets.len()];
-        Graph::from_edges(self.subsets.len(), |q, targets| {
+        let states = self.accepts.len();
+        let mut last_source = vec![usize::MAX; states];
+        Graph::from_edges(states, |q, targets| {
             for t in self.transitions[q * stride..(q + 1) * stride].iter().map(|t| t.index()) {
                 if t != q && t != LexState::DEAD.index() && std::mem::replace(&mut last_source[t], q) != q {
                     targets.push(t);
