@@ -115,14 +115,11 @@ impl Rule {
         Rule { names: pool.clone().map(|t| t.name).collect(), priorities: pool.map(|t| t.priority).collect(), regexes, ignored: drawn.ignored.clone(), any }
     }
 
-    /// Whether some terminal's match begins with `text`: it matches one, or some byte
-    /// after it leads to a live state. (The lazy DFA reports a match one byte late, so
-    /// the state after `text` is live when the text before its last byte matched, even
-    /// if nothing goes on from there: liveness is asked one byte further.)
-    fn alive(&self, cache: &mut Cache, text: &[u8]) -> bool {
-        if !self.matches(text).is_empty() {
-            return true;
-        }
+    /// Whether some terminal's match is longer than `text` and begins with it: some
+    /// byte after it leads to a live state. (The lazy DFA reports a match one byte late,
+    /// so the state after `text` is live when the text before its last byte matched,
+    /// even if nothing goes on from there: liveness is asked one byte further.)
+    fn extends(&self, cache: &mut Cache, text: &[u8]) -> bool {
         let input = Input::new(text).anchored(Anchored::Yes);
         let mut state = self.any.start_state_forward(cache, &input).unwrap();
         for &b in text {
@@ -152,11 +149,11 @@ impl Rule {
     fn step(&self, cache: &mut Cache, text: &[u8], threads: &[usize], end: usize) -> Vec<usize> {
         let mut next = Vec::new();
         for &start in threads {
-            if !self.alive(cache, &text[start..end]) {
+            let matched = self.matches(&text[start..end]);
+            if matched.is_empty() && !self.extends(cache, &text[start..end]) {
                 continue;
             }
             next.push(start);
-            let matched = self.matches(&text[start..end]);
             if !matched.is_empty() {
                 if self.ignored_only(&matched) {
                     next.push(end);
@@ -223,19 +220,39 @@ fn random_text(rng: &mut TestRng) -> Vec<u8> {
     (0..len).map(|_| TEXT_BYTES[rng.random_range(0..TEXT_BYTES.len())]).collect()
 }
 
+/// A drawn grammar's lexer beside its rule.
+struct Judged {
+    source: String,
+    grammar: Grammar,
+    lexer: Lexer,
+    rule: Rule,
+}
+
+impl Judged {
+    fn new(drawn: &Drawn) -> Result<Judged, TestCaseError> {
+        let source = drawn.lark();
+        let fail = |e: stackmask::Error| TestCaseError::fail(format!("{e}\n{source}"));
+        let grammar = Grammar::from_lark(&source).map_err(fail)?;
+        let lexer = Lexer::new(&grammar, &LexerConfig::default()).map_err(fail)?;
+        Ok(Judged { grammar, lexer, rule: Rule::new(drawn), source })
+    }
+
+    /// The lexemes the parser receives from `text`: by the lexer, and by the rule.
+    fn received(&self, text: &[u8]) -> [Option<Vec<BTreeSet<&'static str>>>; 2] {
+        let project = lexer_split(&self.grammar, &self.lexer, text);
+        [project, self.rule.split(text)].map(|split| split.map(|lexemes| self.rule.received(lexemes)))
+    }
+}
+
 fn check(drawn: &Drawn, seed: u64) -> Result<(), TestCaseError> {
-    let source = drawn.lark();
-    let grammar = Grammar::from_lark(&source).map_err(|e| TestCaseError::fail(format!("{e}\n{source}")))?;
-    let lexer = Lexer::new(&grammar, &LexerConfig::default()).map_err(|e| TestCaseError::fail(format!("{e}\n{source}")))?;
-    let rule = Rule::new(drawn);
+    let judged = Judged::new(drawn)?;
     let mut rng = support::rng_from_seed(seed);
     for _ in 0..40 {
         let text = random_text(&mut rng);
         for end in 0..=text.len() {
             let prefix = &text[..end];
-            let project = lexer_split(&grammar, &lexer, prefix).map(|lexemes| rule.received(lexemes));
-            let reference = rule.split(prefix).map(|lexemes| rule.received(lexemes));
-            prop_assert_eq!(&project, &reference, "text {:?}\ngrammar:\n{}", String::from_utf8_lossy(prefix), source);
+            let [project, reference] = judged.received(prefix);
+            prop_assert_eq!(project, reference, "text {:?}\ngrammar:\n{}", String::from_utf8_lossy(prefix), judged.source);
         }
     }
     Ok(())
@@ -281,11 +298,8 @@ fn the_rule_on_known_texts() {
     assert_eq!(Rule::new(&keywords).split(b"if"), Some(vec![set(&["KW", "NAME"])]));
     assert_eq!(Rule::new(&keywords).split(b"fi"), Some(vec![set(&["FI"])]));
     for (d, text) in [(&sql, &b" jo.b join"[..]), (&comments, b"a / b /**/ c"), (&keywords, b"ifx")] {
-        let grammar = Grammar::from_lark(&d.lark()).unwrap();
-        let lexer = Lexer::new(&grammar, &LexerConfig::default()).unwrap();
-        let rule = Rule::new(d);
-        let project = lexer_split(&grammar, &lexer, text).map(|lexemes| rule.received(lexemes));
-        assert_eq!(project, rule.split(text).map(|lexemes| rule.received(lexemes)), "{}", d.lark());
+        let [project, reference] = Judged::new(d).unwrap().received(text);
+        assert_eq!(project, reference, "{}", d.lark());
     }
 }
 
