@@ -99,6 +99,30 @@ fn bench_reports_percentiles_and_writes_records() {
     }
 }
 
+/// The count in `masks that built automata or edges: N of M`, and M.
+fn built_masks(printed: &str) -> (usize, usize) {
+    let line = printed.lines().find(|l| l.starts_with("masks that built automata or edges: ")).expect("the split is printed");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    (words[6].parse().unwrap(), words[8].parse().unwrap())
+}
+
+#[test]
+fn bench_splits_masks_by_construction() {
+    let a = temp("split_a.json", br#"{"a": [1, 2.5e3, "x"], "b": {"c": [[null]]}}"#);
+    let o = run(&["bench", JSON, a.to_str().unwrap(), "--mode", "lazy"]);
+    let printed = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{printed}");
+    let (built, masks) = built_masks(&printed);
+    assert!(built > 0 && built < masks, "a lazy classifier builds in its first masks, not in all: {printed}");
+    assert!(printed.contains("mask us, building") && printed.contains("mask us, walk only"), "{printed}");
+    // Warmed on the measured text itself, the classifier holds every edge it needs.
+    let o = run(&["bench", JSON, a.to_str().unwrap(), "--mode", "eager", "--warm", a.to_str().unwrap()]);
+    let printed = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{printed}");
+    assert_eq!(built_masks(&printed), (0, masks), "{printed}");
+    assert!(!printed.contains("mask us, building"), "{printed}");
+}
+
 #[test]
 fn validate_checks_an_instance_against_a_schema() {
     let schema = temp("schema.json", br#"{"type": "object", "properties": {"n": {"type": "integer", "maximum": 9}}, "required": ["n"]}"#);

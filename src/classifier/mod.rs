@@ -82,7 +82,7 @@ use rayon::prelude::*;
 use simulate::{Blocked, Limits, Overflow, Simulator};
 use sources::{Sources, Write};
 use smallvec::SmallVec;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
 use std::time::Duration;
 
@@ -183,6 +183,8 @@ pub struct StackClassifier {
     words: usize,
     /// Bytes counted against [`ClassifierConfig::cache_capacity`].
     bytes: AtomicUsize,
+    /// Automata and edges built so far ([`StackClassifier::builds`]).
+    builds: AtomicU64,
 }
 
 impl std::fmt::Debug for StackClassifier {
@@ -431,7 +433,7 @@ impl StackClassifier {
         let states = spanner.compiled().lexer().state_count();
         let (automata, parts) = ((0..states).map(|_| OnceLock::new()).collect(), (0..states).map(|_| OnceLock::new()).collect());
         let words = spanner.vocab().len().div_ceil(32);
-        StackClassifier { spanner, config, shiftable, automata, parts, words, bytes: AtomicUsize::new(0) }
+        StackClassifier { spanner, config, shiftable, automata, parts, words, bytes: AtomicUsize::new(0), builds: AtomicU64::new(0) }
     }
 
     /// The token spanner it classifies (also the exact fallback path's input).
@@ -592,6 +594,32 @@ impl StackClassifier {
         Ok(tokens.len())
     }
 
+    /// How many lexer-state automata and automaton edges this classifier has built since
+    /// it was created or loaded, rebuilds after a cache clear included: a count that only
+    /// grows. A mask during which it changed built something on the way (its time holds
+    /// that construction); one during which it did not only walked what was built.
+    ///
+    /// # Example
+    /// ```
+    /// use stackmask::{Grammar, CompiledGrammar, Matcher, classifier::StackClassifier, tokenizer::Vocabulary};
+    /// use std::sync::Arc;
+    /// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
+    /// let vocab = Arc::new(Vocabulary::from_token_bytes(
+    ///     ["(", ")", "x", "x)", "))"].iter().map(|t| t.as_bytes().to_vec()).collect(), None));
+    /// let c = Arc::new(StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab));
+    /// let mut m = Matcher::with_classifier(Arc::clone(&c));
+    /// let mut mask = vec![0u32; m.mask_words()];
+    /// assert_eq!(c.builds(), 0);
+    /// m.compute_mask(&mut mask).unwrap(); // the first mask builds the start state's automaton and edge
+    /// let after_first = c.builds();
+    /// assert!(after_first > 0);
+    /// m.compute_mask(&mut mask).unwrap(); // the same stack again: nothing to build
+    /// assert_eq!(c.builds(), after_first);
+    /// ```
+    pub fn builds(&self) -> u64 {
+        self.builds.load(Ordering::Relaxed)
+    }
+
     /// Sizes of what has been built so far.
     pub fn stats(&self) -> ClassifierStats {
         let lexer_states = self.automata.iter().filter(|a| a.get().is_some()).count();
@@ -644,6 +672,7 @@ impl StackClassifier {
     fn automaton_of(&self, row: Arc<SpannerRow>, trie: LexemeTrie, large: HashMap<u32, Words>) -> RowAutomaton {
         let bytes = trie.memory_bytes() + large.len() * self.words * 4;
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
+        self.builds.fetch_add(1, Ordering::Relaxed);
         RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
     }
 
@@ -772,6 +801,7 @@ impl StackClassifier {
         };
         dfa.edges.insert((state, lr), edge);
         dfa.bytes += 32;
+        self.builds.fetch_add(1, Ordering::Relaxed);
         self.bytes.fetch_add(dfa.bytes - before, Ordering::Relaxed);
         edge
     }

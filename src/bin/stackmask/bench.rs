@@ -237,6 +237,7 @@ fn run_mode(mode: Mode, args: &Args, inputs: &[Input], several: bool) -> Result<
     out!("== {mode:?} ==");
     print_classifier(build_s, &built, &classifier.stats())?;
     print_run(&records, &summary)?;
+    summary::print_by_construction(&records)?;
     print_gss(&records)?;
     if args.verify {
         out!("verify: every mask equal to the token-by-token reference mask");
@@ -321,6 +322,7 @@ fn bench_text(
     let outcome = teacher_force(&mut sequence, tokens, eos, &mut record.masks_us)?;
     record.level_nodes = std::mem::take(&mut sequence.level_nodes);
     record.added_nodes = std::mem::take(&mut sequence.added_nodes);
+    record.built = sequence.take_built();
     Ok(judge(record, setup_us, outcome, &sequence, tokens.len(), vocab))
 }
 

@@ -25,6 +25,12 @@ pub trait Sequence {
     /// Advances by `token`.
     fn commit(&mut self, token: u32) -> Result<(), Error>;
 
+    /// Per mask so far, whether the engine built something during it (for the engines
+    /// that say; the flags are handed over once).
+    fn take_built(&mut self) -> Vec<bool> {
+        Vec::new()
+    }
+
     /// Why the engine stopped accepting, when it keeps such a note (appended to rejections).
     fn error(&self) -> Option<String> {
         None
@@ -81,13 +87,18 @@ pub struct Stackmask {
     pub level_nodes: Vec<usize>,
     /// Per committed token: GSS nodes it added.
     pub added_nodes: Vec<usize>,
+    /// Per mask: whether the classifier built an automaton or edge during it.
+    built: Vec<bool>,
+    /// [`StackClassifier::builds`] after the last mask (or at creation).
+    builds: u64,
 }
 
 impl Stackmask {
     /// A fresh matcher; with `verify`, every mask is compared with the reference mask.
     pub fn new(classifier: &Arc<StackClassifier>, verify: bool) -> Stackmask {
         let matcher = Matcher::with_classifier(Arc::clone(classifier));
-        Stackmask { matcher, verify, level_nodes: Vec::new(), added_nodes: Vec::new() }
+        let builds = classifier.builds();
+        Stackmask { matcher, verify, level_nodes: Vec::new(), added_nodes: Vec::new(), built: Vec::new(), builds }
     }
 }
 
@@ -102,10 +113,19 @@ impl Sequence for Stackmask {
 
     fn inspect(&mut self, mask: &[u32], step: usize) -> Result<Option<String>, Error> {
         self.level_nodes.push(self.matcher.recognizer().parser().level_node_count());
+        // Read here, outside the timed call; nothing between two masks builds (commits
+        // and the reference mask do not touch the classifier).
+        let builds = self.matcher.classifier().map_or(self.builds, |c| c.builds());
+        self.built.push(builds != self.builds);
+        self.builds = builds;
         if !self.verify {
             return Ok(None);
         }
         difference_from_reference(&self.matcher, mask, step)
+    }
+
+    fn take_built(&mut self) -> Vec<bool> {
+        std::mem::take(&mut self.built)
     }
 
     fn commit(&mut self, token: u32) -> Result<(), Error> {

@@ -291,7 +291,10 @@ fn force_tests<S: Sequence>(
     mut fresh: impl FnMut() -> S,
 ) -> Result<Record, Error> {
     for (tokens, valid) in tests {
-        let accepted = match teacher_force(&mut fresh(), tokens, eos, &mut record.masks_us)? {
+        let mut sequence = fresh();
+        let outcome = teacher_force(&mut sequence, tokens, eos, &mut record.masks_us)?;
+        record.built.extend(sequence.take_built());
+        let accepted = match outcome {
             Outcome::Accepted => true,
             Outcome::Rejected { .. } => false,
             Outcome::Failed(reason) => return Ok(record.failed("error", reason)),
@@ -378,6 +381,7 @@ fn print_schemas(records: &[Record], summary: &Summary, masks: bool) -> Result<(
     summary.print_ttfm()?;
     if masks {
         summary.print_masks("TBM us")?;
+        summary::print_by_construction(records)?;
     }
     summary::print_memory(&summary.memory)
 }

@@ -31,6 +31,10 @@ pub struct Record {
     /// Per committed token: GSS nodes it added (`bench`; not written out).
     #[serde(skip)]
     pub added_nodes: Vec<usize>,
+    /// Per mask: whether the classifier built something during it (`bench`; not written
+    /// out), aligned with `masks_us`.
+    #[serde(skip)]
+    pub built: Vec<bool>,
     /// `oneOf`s compiled as `anyOf` (`maskbench --one-of any-of`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approximated: Vec<String>,
@@ -52,6 +56,7 @@ impl Record {
             error: None,
             level_nodes: Vec::new(),
             added_nodes: Vec::new(),
+            built: Vec::new(),
             approximated: Vec::new(),
             cross_check: None,
         }

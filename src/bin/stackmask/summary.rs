@@ -170,6 +170,30 @@ impl Summary {
     }
 }
 
+/// Mask times split by whether the mask built an automaton or edge of the classifier:
+/// the walk over what is built, and the masks that also paid for construction (nothing
+/// printed for records that do not say, as a peer's).
+pub fn print_by_construction(records: &[Record]) -> Result<(), Error> {
+    if records.iter().all(|r| r.built.is_empty()) {
+        return Ok(());
+    }
+    let (mut building, mut walking) = (Vec::new(), Vec::new());
+    for r in records {
+        for (&us, &built) in r.masks_us.iter().zip(&r.built) {
+            if built { building.push(us) } else { walking.push(us) }
+        }
+    }
+    let total = building.len() + walking.len();
+    out!("masks that built automata or edges: {} of {total} ({:.2}%)", building.len(), 100.0 * building.len() as f64 / total.max(1) as f64);
+    for (label, masks) in [("  mask us, building", building), ("  mask us, walk only", walking)] {
+        if !masks.is_empty() {
+            print_percentiles(label, &Sorted::new(masks))?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints `sorted`'s mean and percentiles on one line.
 fn print_percentiles(label: &str, sorted: &Sorted) -> Result<(), Error> {
     out!(
         "{label} ({}): mean {:.2}  p25 {:.2}  p50 {:.2}  p75 {:.2}  p90 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.1}",
