@@ -595,8 +595,8 @@ impl StackClassifier {
     }
 
     /// How many lexer-state automata and automaton edges this classifier has built since
-    /// it was created or loaded, rebuilds after a cache clear included: a count that only
-    /// grows. A mask during which it changed built something on the way (its time holds
+    /// it was created, rebuilds after a cache clear included (what an artifact restores
+    /// is not counted): a count that only grows. A mask during which it changed built something on the way (its time holds
     /// that construction); one during which it did not only walked what was built.
     ///
     /// # Example
@@ -664,6 +664,7 @@ impl StackClassifier {
     /// The automaton of `row` with no states built beyond the dead and start ones.
     fn new_automaton(&self, row: Arc<SpannerRow>, large: HashMap<u32, Words>) -> RowAutomaton {
         let trie = LexemeTrie::new(&row, self.compiled().lexer(), self.compiled().tables().terminal_capacity());
+        self.builds.fetch_add(1, Ordering::Relaxed);
         self.automaton_of(row, trie, large)
     }
 
@@ -672,7 +673,6 @@ impl StackClassifier {
     fn automaton_of(&self, row: Arc<SpannerRow>, trie: LexemeTrie, large: HashMap<u32, Words>) -> RowAutomaton {
         let bytes = trie.memory_bytes() + large.len() * self.words * 4;
         self.bytes.fetch_add(bytes, Ordering::Relaxed);
-        self.builds.fetch_add(1, Ordering::Relaxed);
         RowAutomaton { row, trie, large, bytes, dfa: RwLock::new(Dfa::new()) }
     }
 
