@@ -596,8 +596,9 @@ impl StackClassifier {
 
     /// How many lexer-state automata and automaton edges this classifier has built since
     /// it was created, rebuilds after a cache clear included (what an artifact restores
-    /// is not counted): a count that only grows. A mask during which it changed built something on the way (its time holds
-    /// that construction); one during which it did not only walked what was built.
+    /// is not counted): a count that only grows. A mask during which it changed built
+    /// something on the way (its time holds that construction); one during which it did
+    /// not only walked what was built.
     ///
     /// # Example
     /// ```

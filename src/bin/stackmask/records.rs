@@ -31,8 +31,8 @@ pub struct Record {
     /// Per committed token: GSS nodes it added (`bench`; not written out).
     #[serde(skip)]
     pub added_nodes: Vec<usize>,
-    /// Per mask: whether the classifier built something during it (`bench`; not written
-    /// out), aligned with `masks_us`.
+    /// Per mask: whether the classifier built something during it (`bench` and
+    /// `maskbench`; not written out), aligned with `masks_us`.
     #[serde(skip)]
     pub built: Vec<bool>,
     /// `oneOf`s compiled as `anyOf` (`maskbench --one-of any-of`).
