@@ -1108,27 +1108,50 @@ impl<'a> Emitter<'a> {
 
     /// A non-empty list of `members` in this order (the optional ones may be left out),
     /// then the `extras` list if any.
+    ///
+    /// The list is left-recursive, so a parse holds a few states whatever the number of
+    /// members written: `last[i]` is a list whose last member is member `i`, and
+    /// `ready[k]` such a list, with its comma, before member `k` or a later one (member
+    /// `k - 1` and earlier decided). Leaving an optional member out is the unit reduction
+    /// `ready[k + 1] → ready[k]`, taken on the lookahead of a later key. (A
+    /// right-recursive chain kept every member written on the stack until the object
+    /// closed: in an object of a hundred members the mask's walk went down a hundred
+    /// levels or more, and built an automaton edge at each level it had not read before.)
     fn member_list(&mut self, name: &str, members: &[&Member], extras: Option<NonterminalId>) -> Result<NonterminalId> {
-        // first[i]: a non-empty member list starting at member i or later;
-        // rest[i]: the members after some were written, from member i on.
         let n = members.len();
-        let first: Vec<NonterminalId> = (0..=n).map(|i| self.b.nonterminal(&format!("{name}_first{i}"))).collect();
-        let rest: Vec<NonterminalId> = (0..=n).map(|i| self.b.nonterminal(&format!("{name}_rest{i}"))).collect();
+        let list = self.b.nonterminal(&format!("{name}_list"));
+        let optional = |i: usize| members[i].required.is_none();
+        let last: Vec<NonterminalId> = (0..n).map(|i| self.b.nonterminal(&format!("{name}_last{i}"))).collect();
+        let ready_count = if extras.is_some() { n } else { n.saturating_sub(1) };
+        let ready: Vec<NonterminalId> = (1..=ready_count).map(|k| self.b.nonterminal(&format!("{name}_ready{k}"))).collect();
+        let ready_at = |k: usize| ready[k - 1];
         for (i, m) in members.iter().enumerate() {
             let kv = [m.key, self.punct.colon, Symbol::Nonterminal(m.value)];
-            self.production(first[i], [&kv[..], &[Symbol::Nonterminal(rest[i + 1])]].concat())?;
-            self.production(rest[i], [&[self.punct.comma], &kv[..], &[Symbol::Nonterminal(rest[i + 1])]].concat())?;
-            if m.required.is_none() {
-                self.production(first[i], vec![Symbol::Nonterminal(first[i + 1])])?;
-                self.production(rest[i], vec![Symbol::Nonterminal(rest[i + 1])])?;
+            if (0..i).all(optional) {
+                self.production(last[i], kv.to_vec())?;
+            }
+            if i > 0 {
+                self.production(last[i], [&[Symbol::Nonterminal(ready_at(i))], &kv[..]].concat())?;
+            }
+            if ((i + 1)..n).all(optional) {
+                self.production(list, vec![Symbol::Nonterminal(last[i])])?;
             }
         }
-        self.production(rest[n], Vec::new())?;
-        if let Some(list) = extras {
-            self.production(first[n], vec![Symbol::Nonterminal(list)])?;
-            self.production(rest[n], vec![self.punct.comma, Symbol::Nonterminal(list)])?;
+        for k in 1..=ready_count {
+            self.production(ready_at(k), vec![Symbol::Nonterminal(last[k - 1]), self.punct.comma])?;
+            if k >= 2 && optional(k - 1) {
+                self.production(ready_at(k), vec![Symbol::Nonterminal(ready_at(k - 1))])?;
+            }
         }
-        Ok(first[0])
+        if let Some(extras) = extras {
+            if n > 0 {
+                self.production(list, vec![Symbol::Nonterminal(ready_at(n)), Symbol::Nonterminal(extras)])?;
+            }
+            if (0..n).all(optional) {
+                self.production(list, vec![Symbol::Nonterminal(extras)])?;
+            }
+        }
+        Ok(list)
     }
 
     /// The declared properties in order, then required ones that are not declared, whose

@@ -44,6 +44,63 @@ fn objects_follow_declared_order_required_and_additional_properties() {
     ]);
 }
 
+/// The most GSS levels below any head of `r`'s parse.
+fn stack_depth(r: &Recognizer) -> usize {
+    let parser = r.parser();
+    let mut deepest = 0;
+    let mut pending: Vec<_> = parser.heads().map(|h| (h, 1)).collect();
+    let mut seen = std::collections::HashSet::new();
+    while let Some((node, depth)) = pending.pop() {
+        deepest = deepest.max(depth);
+        pending.extend(parser.node_parents(node).filter(|&p| seen.insert((p, depth + 1))).map(|p| (p, depth + 1)));
+    }
+    deepest
+}
+
+#[test]
+fn large_objects_keep_the_declared_or_required_first_order() {
+    let properties: Vec<String> = (0..12).map(|i| format!(r#""p{i}": {{"type": "integer"}}"#)).collect();
+    let schema = format!(
+        r#"{{"type": "object", "properties": {{{}}}, "required": ["p3", "p7"], "additionalProperties": {{"type": "boolean"}}}}"#,
+        properties.join(", ")
+    );
+    let all: Vec<String> = (0..12).map(|i| format!(r#""p{i}": {i}"#)).collect();
+    let all = format!("{{{}}}", all.join(", "));
+    check(&schema, &[
+        (all.as_str(), true),
+        (r#"{"p3": 1, "p7": 1}"#, true),
+        (r#"{"p0": 1, "p3": 1, "p5": 1, "p7": 1, "p11": 1}"#, true),
+        (r#"{"p3": 1, "p7": 1, "p0": 1}"#, true),
+        (r#"{"p3": 1, "p7": 1, "z": true, "y": false}"#, true),
+        (r#"{"p7": 1, "p3": 1}"#, false),
+        (r#"{"p0": 1, "p3": 1}"#, false),
+        (r#"{"p3": 1, "p3": 1, "p7": 1}"#, false),
+        (r#"{"z": true, "p3": 1, "p7": 1}"#, false),
+        (r#"{"p3": 1, "p7": 1, "z": 1}"#, false),
+        (r#"{"p3": 1, "p7": 1,}"#, false),
+        (r#"{}"#, false),
+    ]);
+    let optional = r#"{"type": "object", "properties": {"a": {}, "b": {}, "c": {}, "d": {}, "e": {}, "f": {}, "g": {}, "h": {}, "i": {}}, "additionalProperties": false}"#;
+    check(optional, &[(r#"{}"#, true), (r#"{"i": 1}"#, true), (r#"{"a": 1, "i": 2}"#, true), (r#"{"i": 1, "a": 2}"#, false)]);
+}
+
+#[test]
+fn a_parse_of_a_wide_object_holds_a_few_states_however_many_members_are_written() {
+    let properties: Vec<String> = (0..150).map(|i| format!(r#""p{i}": {{"type": ["integer", "null"]}}"#)).collect();
+    let g = grammar(&format!(r#"{{"type": "object", "properties": {{{}}}}}"#, properties.join(", ")));
+    let mut r = Recognizer::new(Arc::clone(&g));
+    r.feed(b"{").unwrap();
+    let mut depths = Vec::new();
+    for i in (0..150).step_by(3) {
+        let comma = if i == 0 { "" } else { ", " };
+        r.feed(format!(r#"{comma}"p{i}": null"#).as_bytes()).unwrap();
+        depths.push(stack_depth(&r));
+    }
+    assert!(depths.iter().all(|&d| d <= depths[0] + 2), "GSS depth grows with the members written: {depths:?}");
+    r.feed(b"}").unwrap();
+    assert!(r.is_complete().unwrap());
+}
+
 #[test]
 fn pattern_properties_and_property_names() {
     let schema = r#"{"type": "object", "patternProperties": {"^x-": {"type": "integer"}}, "additionalProperties": false}"#;
