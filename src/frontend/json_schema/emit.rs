@@ -538,25 +538,28 @@ impl<'a> Emitter<'a> {
             };
             return self.array_with_witnesses(&name, element, witness, wanted.len(), min, max, last);
         }
-        // after[i]: what may follow once i elements are written.
-        let after: Vec<NonterminalId> = (0..=last).map(|i| self.b.nonterminal(&format!("{name}_after{i}"))).collect();
-        for i in 1..=last {
-            if i >= min {
-                self.production(after[i], Vec::new())?;
-            }
-            let Some(e) = element(i) else { continue };
-            if i < last {
-                self.production(after[i], vec![self.punct.comma, Symbol::Nonterminal(e), Symbol::Nonterminal(after[i + 1])])?;
-            } else if max.is_none() {
-                self.production(after[i], vec![Symbol::Nonterminal(after[i]), self.punct.comma, Symbol::Nonterminal(e)])?;
-            }
-        }
+        // written[i]: the first i + 1 elements, left-recursive so that a parse holds a
+        // few states however many are written (a right-recursive chain kept every
+        // element on the stack until the array closed).
+        let written: Vec<NonterminalId> = (0..last).map(|i| self.b.nonterminal(&format!("{name}_written{i}"))).collect();
         let mut out = Vec::new();
         if min == 0 {
             out.push(vec![self.punct.lbrack, self.punct.rbrack]);
         }
-        if let (Some(first), true) = (element(0), max != Some(0)) {
-            out.push(vec![self.punct.lbrack, Symbol::Nonterminal(first), Symbol::Nonterminal(after[1]), self.punct.rbrack]);
+        for i in 0..last {
+            let Some(e) = element(i) else { break };
+            let e = Symbol::Nonterminal(e);
+            match i {
+                0 => self.production(written[0], vec![e])?,
+                _ => self.production(written[i], vec![Symbol::Nonterminal(written[i - 1]), self.punct.comma, e])?,
+            }
+            if i + 1 >= min {
+                out.push(vec![self.punct.lbrack, Symbol::Nonterminal(written[i]), self.punct.rbrack]);
+            }
+            // Past `last`, an unbounded array repeats its remaining items' schema.
+            if let (true, None, Some(more)) = (i + 1 == last, max, element(last)) {
+                self.production(written[i], vec![Symbol::Nonterminal(written[i]), self.punct.comma, Symbol::Nonterminal(more)])?;
+            }
         }
         Ok(out)
     }

@@ -176,6 +176,37 @@ fn arrays_with_counts_and_tuples() {
         (r#"[1, "a", 2]"#, false),
     ]);
     check(r#"{"type": "array", "minItems": 2}"#, &[("[1]", false), (r#"[1, {"a": [null]}]"#, true), (r#"[1, 2, 3, 4]"#, true)]);
+    let tuple_then_rest = r#"{"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": {"type": "boolean"}, "minItems": 1}"#;
+    check(tuple_then_rest, &[
+        ("[]", false),
+        ("[1]", true),
+        (r#"[1, "a"]"#, true),
+        (r#"[1, "a", true, false]"#, true),
+        (r#"[1, "a", 2]"#, false),
+        (r#"["a"]"#, false),
+    ]);
+    check(r#"{"type": "array", "maxItems": 0}"#, &[("[]", true), ("[1]", false)]);
+    check(r#"{"type": "array", "items": {"type": "null"}, "minItems": 3, "maxItems": 4}"#, &[
+        ("[null, null]", false),
+        ("[null, null, null]", true),
+        ("[null, null, null, null]", true),
+        ("[null, null, null, null, null]", false),
+    ]);
+}
+
+#[test]
+fn a_parse_of_a_long_bounded_array_holds_a_few_states_however_many_elements_are_written() {
+    let g = grammar(r#"{"type": "array", "items": {"type": "integer"}, "maxItems": 200}"#);
+    let mut r = Recognizer::new(Arc::clone(&g));
+    r.feed(b"[0").unwrap();
+    let mut depths = Vec::new();
+    for i in 1..150 {
+        r.feed(format!(", {i}").as_bytes()).unwrap();
+        depths.push(stack_depth(&r));
+    }
+    assert!(depths.iter().all(|&d| d <= depths[0] + 2), "GSS depth grows with the elements written: {depths:?}");
+    r.feed(b"]").unwrap();
+    assert!(r.is_complete().unwrap());
 }
 
 #[test]
