@@ -106,6 +106,12 @@ fn built_masks(printed: &str) -> (usize, usize) {
     (words[6].parse().unwrap(), words[8].parse().unwrap())
 }
 
+/// The number of masks on the percentile line labelled `label`, if it is printed.
+fn group_count(printed: &str, label: &str) -> Option<usize> {
+    let rest = printed.lines().find_map(|l| l.strip_prefix(label)?.strip_prefix(" ("))?;
+    Some(rest.split(')').next()?.parse().unwrap())
+}
+
 #[test]
 fn bench_splits_masks_by_construction() {
     let a = temp("split_a.json", br#"{"a": [1, 2.5e3, "x"], "b": {"c": [[null]]}}"#);
@@ -115,12 +121,20 @@ fn bench_splits_masks_by_construction() {
     let (built, masks) = built_masks(&printed);
     assert!(built > 0 && built < masks, "a lazy classifier builds in its first masks, not in all: {printed}");
     assert!(printed.contains("mask us, building") && printed.contains("mask us, walk only"), "{printed}");
+    // The first mask builds the start state's automaton, later ones in a lexer state
+    // already used only the edges of stacks not read before; the two groups are the
+    // masks that built.
+    let automata = group_count(&printed, "    of which an automaton (a row's first use)").expect("some masks built an automaton");
+    let edges = group_count(&printed, "    of which edges only").expect("some masks built edges only");
+    assert!(automata > 0 && edges > 0, "{printed}");
+    assert_eq!(automata + edges, built, "{printed}");
     // Warmed on the measured text itself, the classifier holds every edge it needs.
     let o = run(&["bench", JSON, a.to_str().unwrap(), "--mode", "eager", "--warm", a.to_str().unwrap()]);
     let printed = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{printed}");
     assert_eq!(built_masks(&printed), (0, masks), "{printed}");
     assert!(!printed.contains("mask us, building"), "{printed}");
+    assert_eq!(group_count(&printed, "    of which an automaton (a row's first use)"), None, "{printed}");
 }
 
 #[test]

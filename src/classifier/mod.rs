@@ -151,6 +151,42 @@ pub struct ClassifierStats {
     pub overflowed_edges: usize,
 }
 
+/// How many automata and automaton edges a [`StackClassifier`] has built
+/// ([`StackClassifier::builds`]): counts that only grow.
+///
+/// An automaton is built on the first use of a lexer state's row (or of a derived
+/// state's part), which walks the vocabulary's trie for that state; an edge, when a
+/// mask reads a stack state its automaton has not read from there before. Two readings
+/// taken around a mask tell which of the two it paid for.
+///
+/// # Example
+/// ```
+/// use stackmask::classifier::Builds;
+/// let before = Builds { automata: 1, edges: 4 };
+/// let after = Builds { automata: 1, edges: 6 };
+/// assert_eq!(after.since(before), Builds { automata: 0, edges: 2 });
+/// assert_eq!(after.since(before).total(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Builds {
+    /// Automata built: first uses of a lexer state's row or of a derived state's part.
+    pub automata: u64,
+    /// Automaton edges built.
+    pub edges: u64,
+}
+
+impl Builds {
+    /// Automata and edges together.
+    pub fn total(self) -> u64 {
+        self.automata + self.edges
+    }
+
+    /// What was built between the reading `earlier` and this one.
+    pub fn since(self, earlier: Builds) -> Builds {
+        Builds { automata: self.automata - earlier.automata, edges: self.edges - earlier.edges }
+    }
+}
+
 impl ClassifierStats {
     /// Add what `automaton` holds (not its lexer state: the caller counts those).
     fn count(&mut self, automaton: &RowAutomaton) {
@@ -184,7 +220,8 @@ pub struct StackClassifier {
     /// Bytes counted against [`ClassifierConfig::cache_capacity`].
     bytes: AtomicUsize,
     /// Automata and edges built so far ([`StackClassifier::builds`]).
-    builds: AtomicU64,
+    automata_built: AtomicU64,
+    edges_built: AtomicU64,
 }
 
 impl std::fmt::Debug for StackClassifier {
@@ -433,7 +470,7 @@ impl StackClassifier {
         let states = spanner.compiled().lexer().state_count();
         let (automata, parts) = ((0..states).map(|_| OnceLock::new()).collect(), (0..states).map(|_| OnceLock::new()).collect());
         let words = spanner.vocab().len().div_ceil(32);
-        StackClassifier { spanner, config, shiftable, automata, parts, words, bytes: AtomicUsize::new(0), builds: AtomicU64::new(0) }
+        StackClassifier { spanner, config, shiftable, automata, parts, words, bytes: AtomicUsize::new(0), automata_built: AtomicU64::new(0), edges_built: AtomicU64::new(0) }
     }
 
     /// The token spanner it classifies (also the exact fallback path's input).
@@ -596,13 +633,13 @@ impl StackClassifier {
 
     /// How many lexer-state automata and automaton edges this classifier has built since
     /// it was created, rebuilds after a cache clear included (what an artifact restores
-    /// is not counted): a count that only grows. A mask during which it changed built
-    /// something on the way (its time holds that construction); one during which it did
-    /// not only walked what was built.
+    /// is not counted): counts that only grow. A mask during which they changed built
+    /// something on the way (its time holds that construction, see [`Builds`]); one
+    /// during which they did not only walked what was built.
     ///
     /// # Example
     /// ```
-    /// use stackmask::{Grammar, CompiledGrammar, Matcher, classifier::StackClassifier, tokenizer::Vocabulary};
+    /// use stackmask::{Grammar, CompiledGrammar, Matcher, classifier::{Builds, StackClassifier}, tokenizer::Vocabulary};
     /// use std::sync::Arc;
     /// let g = Grammar::from_lark(r#"start: "(" start ")" | "x""#).unwrap();
     /// let vocab = Arc::new(Vocabulary::from_token_bytes(
@@ -610,15 +647,15 @@ impl StackClassifier {
     /// let c = Arc::new(StackClassifier::new(Arc::new(CompiledGrammar::new(&g).unwrap()), vocab));
     /// let mut m = Matcher::with_classifier(Arc::clone(&c));
     /// let mut mask = vec![0u32; m.mask_words()];
-    /// assert_eq!(c.builds(), 0);
+    /// assert_eq!(c.builds(), Builds::default());
     /// m.compute_mask(&mut mask).unwrap(); // the first mask builds the start state's automaton and edge
     /// let after_first = c.builds();
-    /// assert!(after_first > 0);
+    /// assert!(after_first.automata > 0 && after_first.edges > 0);
     /// m.compute_mask(&mut mask).unwrap(); // the same stack again: nothing to build
     /// assert_eq!(c.builds(), after_first);
     /// ```
-    pub fn builds(&self) -> u64 {
-        self.builds.load(Ordering::Relaxed)
+    pub fn builds(&self) -> Builds {
+        Builds { automata: self.automata_built.load(Ordering::Relaxed), edges: self.edges_built.load(Ordering::Relaxed) }
     }
 
     /// Sizes of what has been built so far.
@@ -665,7 +702,7 @@ impl StackClassifier {
     /// The automaton of `row` with no states built beyond the dead and start ones.
     fn new_automaton(&self, row: Arc<SpannerRow>, large: HashMap<u32, Words>) -> RowAutomaton {
         let trie = LexemeTrie::new(&row, self.compiled().lexer(), self.compiled().tables().terminal_capacity());
-        self.builds.fetch_add(1, Ordering::Relaxed);
+        self.automata_built.fetch_add(1, Ordering::Relaxed);
         self.automaton_of(row, trie, large)
     }
 
@@ -802,7 +839,7 @@ impl StackClassifier {
         };
         dfa.edges.insert((state, lr), edge);
         dfa.bytes += 32;
-        self.builds.fetch_add(1, Ordering::Relaxed);
+        self.edges_built.fetch_add(1, Ordering::Relaxed);
         self.bytes.fetch_add(dfa.bytes - before, Ordering::Relaxed);
         edge
     }

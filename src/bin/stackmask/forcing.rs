@@ -3,7 +3,8 @@
 //! it; after the last token the mask must allow EOS.
 
 use crate::{allows, difference_from_reference};
-use stackmask::classifier::StackClassifier;
+use crate::records::Built;
+use stackmask::classifier::{Builds, StackClassifier};
 use stackmask::{Error, Matcher};
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,9 +26,9 @@ pub trait Sequence {
     /// Advances by `token`.
     fn commit(&mut self, token: u32) -> Result<(), Error>;
 
-    /// Per mask so far, whether the engine built something during it (for the engines
-    /// that say; the flags are handed over once).
-    fn take_built(&mut self) -> Vec<bool> {
+    /// Per mask so far, what the engine built during it (for the engines that say; the
+    /// flags are handed over once).
+    fn take_built(&mut self) -> Vec<Built> {
         Vec::new()
     }
 
@@ -87,10 +88,10 @@ pub struct Stackmask {
     pub level_nodes: Vec<usize>,
     /// Per committed token: GSS nodes it added.
     pub added_nodes: Vec<usize>,
-    /// Per mask: whether the classifier built an automaton or edge during it.
-    built: Vec<bool>,
+    /// Per mask: what the classifier built during it.
+    built: Vec<Built>,
     /// [`StackClassifier::builds`] after the last mask (or at creation).
-    builds: u64,
+    builds: Builds,
 }
 
 impl Stackmask {
@@ -116,7 +117,7 @@ impl Sequence for Stackmask {
         // Read here, outside the timed call; nothing between two masks builds (commits
         // and the reference mask do not touch the classifier).
         let builds = self.matcher.classifier().map_or(self.builds, |c| c.builds());
-        self.built.push(builds != self.builds);
+        self.built.push(Built::from(builds.since(self.builds)));
         self.builds = builds;
         if !self.verify {
             return Ok(None);
@@ -124,7 +125,7 @@ impl Sequence for Stackmask {
         difference_from_reference(&self.matcher, mask, step)
     }
 
-    fn take_built(&mut self) -> Vec<bool> {
+    fn take_built(&mut self) -> Vec<Built> {
         std::mem::take(&mut self.built)
     }
 

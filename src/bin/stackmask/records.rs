@@ -31,16 +31,39 @@ pub struct Record {
     /// Per committed token: GSS nodes it added (`bench`; not written out).
     #[serde(skip)]
     pub added_nodes: Vec<usize>,
-    /// Per mask: whether the classifier built something during it (`bench` and
-    /// `maskbench`; not written out), aligned with `masks_us`.
+    /// Per mask: what the classifier built during it (`bench` and `maskbench`; not
+    /// written out), aligned with `masks_us`.
     #[serde(skip)]
-    pub built: Vec<bool>,
+    pub built: Vec<Built>,
     /// `oneOf`s compiled as `anyOf` (`maskbench --one-of any-of`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub approximated: Vec<String>,
     /// The reference validator's judgement of the same instances (`maskbench --cross-check`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_check: Option<SchemaCheck>,
+}
+
+/// What the classifier built during one mask, read from
+/// [`StackClassifier::builds`](stackmask::classifier::StackClassifier::builds) around it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Built {
+    /// Nothing: the mask only walked what was built.
+    Nothing,
+    /// Automaton edges, and no automaton.
+    EdgesOnly,
+    /// A lexer state's automaton (the first use of its row or part), and perhaps edges.
+    Automaton,
+}
+
+impl Built {
+    /// What `builds` (read after a mask, less the reading before it) says was built.
+    pub fn from(builds: stackmask::classifier::Builds) -> Built {
+        match (builds.automata, builds.edges) {
+            (0, 0) => Built::Nothing,
+            (0, _) => Built::EdgesOnly,
+            _ => Built::Automaton,
+        }
+    }
 }
 
 impl Record {

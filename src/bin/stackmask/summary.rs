@@ -2,7 +2,7 @@
 //! the side-by-side table of several engines' runs with ratios to the peer.
 
 use crate::out;
-use crate::records::Record;
+use crate::records::{Built, Record};
 use stackmask::Error;
 use std::io::Write;
 
@@ -170,22 +170,35 @@ impl Summary {
     }
 }
 
-/// Mask times split by whether the mask built an automaton or edge of the classifier:
-/// the walk over what is built, and the masks that also paid for construction (nothing
-/// printed for records that do not say, as a peer's).
+/// Mask times split by what the mask built of the classifier: the walk over what is
+/// built, and the masks that also paid for construction, those that built a lexer
+/// state's automaton (a row's first use, which walks the vocabulary's trie) apart from
+/// those that built edges only (nothing printed for records that do not say, as a
+/// peer's).
 pub fn print_by_construction(records: &[Record]) -> Result<(), Error> {
     if records.iter().all(|r| r.built.is_empty()) {
         return Ok(());
     }
-    let (mut building, mut walking) = (Vec::new(), Vec::new());
+    let (mut automata, mut edges, mut walking) = (Vec::new(), Vec::new(), Vec::new());
     for r in records {
         for (&us, &built) in r.masks_us.iter().zip(&r.built) {
-            if built { building.push(us) } else { walking.push(us) }
+            match built {
+                Built::Automaton => automata.push(us),
+                Built::EdgesOnly => edges.push(us),
+                Built::Nothing => walking.push(us),
+            }
         }
     }
+    let building: Vec<f64> = automata.iter().chain(&edges).copied().collect();
     let total = building.len() + walking.len();
     out!("masks that built automata or edges: {} of {total} ({:.2}%)", building.len(), 100.0 * building.len() as f64 / total.max(1) as f64);
-    for (label, masks) in [("  mask us, building", building), ("  mask us, walk only", walking)] {
+    let groups = [
+        ("  mask us, building", building),
+        ("    of which an automaton (a row's first use)", automata),
+        ("    of which edges only", edges),
+        ("  mask us, walk only", walking),
+    ];
+    for (label, masks) in groups {
         if !masks.is_empty() {
             print_percentiles(label, &Sorted::new(masks))?;
         }
