@@ -568,11 +568,12 @@ impl<'a> Emitter<'a> {
     /// `k` `contains` schemas is met by some element (`witness(set, i)`: the element's
     /// schema and the `contains` schemas of the set, bit `j` for schema `j`).
     ///
-    /// `after[met][i]`: what may follow `i` elements, once the schemas of the set `met`
-    /// were met. An element may be read both ways (plain, or as meeting schemas not met
-    /// yet; the GLR parse keeps both); an array ends only when all are met. Past
-    /// `last`, an unbounded array is a left-recursive run of elements, then an element
-    /// meeting more schemas, and so on (at most `k` such steps).
+    /// `written[met][i]`: the first `i + 1` elements, among which the schemas of the set
+    /// `met` were met; left-recursive as a plain array's list is, so that a parse holds
+    /// a few states however many elements are written. An element may be read both ways
+    /// (plain, or as meeting schemas not met yet; the GLR parse keeps both); an array
+    /// ends only when all are met. Past `last`, an unbounded array repeats its remaining
+    /// items' schema, plain or meeting more schemas.
     #[allow(clippy::too_many_arguments)]
     fn array_with_witnesses(
         &mut self,
@@ -584,59 +585,63 @@ impl<'a> Emitter<'a> {
         max: Option<usize>,
         last: usize,
     ) -> Result<Vec<Vec<Symbol>>> {
-        let comma = self.punct.comma;
         let full = (1u64 << k) - 1;
-        // Sets the names keep apart: for one schema, as the single-witness grammar was named.
+        // Sets the names keep apart: for one schema, "before" and "after" it is met.
         let label = |met: u64| match (k, met) {
             (1, 0) => "before".to_string(),
             (1, _) => "after".to_string(),
             _ => format!("met{met:x}_"),
         };
-        let after: Vec<Vec<NonterminalId>> = (0..=full)
-            .map(|met| (0..=last).map(|i| self.b.nonterminal(&format!("{name}_{}{i}", label(met)))).collect())
+        let written: Vec<Vec<NonterminalId>> = (0..=full)
+            .map(|met| (0..last).map(|i| self.b.nonterminal(&format!("{name}_{}{i}", label(met)))).collect())
             .collect();
-        let adding = |met: u64| (1..=full).filter(move |meets| meets & !met != 0);
-        let run = if max.is_none() { Some(self.b.nonterminal(&format!("{name}_run"))) } else { None };
-        for i in 1..=last {
-            if i >= min {
-                self.production(after[full as usize][i], Vec::new())?;
-            }
-            let Some(e) = element(i) else { continue };
-            let e = Symbol::Nonterminal(e);
-            for met in 0..=full {
-                let here = after[met as usize][i];
-                if i < last {
-                    self.production(here, vec![comma, e, Symbol::Nonterminal(after[met as usize][i + 1])])?;
-                } else if max.is_none() && met == full {
-                    self.production(here, vec![Symbol::Nonterminal(here), comma, e])?;
-                }
-                for meets in adding(met) {
-                    let Some(w) = witness(meets, i) else { continue };
-                    let w = Symbol::Nonterminal(w);
-                    if i < last {
-                        self.production(here, vec![comma, w, Symbol::Nonterminal(after[(met | meets) as usize][i + 1])])?;
-                    } else if let Some(run) = run {
-                        let next = Symbol::Nonterminal(after[(met | meets) as usize][i]);
-                        self.production(here, vec![Symbol::Nonterminal(run), comma, w, next])?;
+        let mut out = Vec::new();
+        for i in 0..last {
+            let Some(e) = element(i) else { break };
+            if i == 0 {
+                self.production(written[0][0], vec![Symbol::Nonterminal(e)])?;
+                for meets in 1..=full {
+                    if let Some(w) = witness(meets, 0) {
+                        self.production(written[meets as usize][0], vec![Symbol::Nonterminal(w)])?;
                     }
                 }
+            } else {
+                self.witnessed_step(&written, i - 1, i, e, |meets| witness(meets, i))?;
             }
-            if let (Some(run), true) = (run, i == last) {
-                self.production(run, Vec::new())?;
-                self.production(run, vec![Symbol::Nonterminal(run), comma, e])?;
+            if i + 1 >= min {
+                let (lbrack, rbrack) = (self.punct.lbrack, self.punct.rbrack);
+                out.push(vec![lbrack, Symbol::Nonterminal(written[full as usize][i]), rbrack]);
             }
-        }
-        let mut out = Vec::new();
-        if let (Some(e), true) = (element(0), max != Some(0)) {
-            let (lbrack, rbrack) = (self.punct.lbrack, self.punct.rbrack);
-            out.push(vec![lbrack, Symbol::Nonterminal(e), Symbol::Nonterminal(after[0][1]), rbrack]);
-            for meets in 1..=full {
-                if let Some(w) = witness(meets, 0) {
-                    out.push(vec![lbrack, Symbol::Nonterminal(w), Symbol::Nonterminal(after[meets as usize][1]), rbrack]);
-                }
+            if let (true, None, Some(more)) = (i + 1 == last, max, element(last)) {
+                self.witnessed_step(&written, i, i, more, |meets| witness(meets, last))?;
             }
         }
         Ok(out)
+    }
+
+    /// One more element after `written[met][from]`, for every set `met`: `element`
+    /// plain, into `written[met][to]`, or meeting the schemas of a set `meets` not all
+    /// met yet (`witness(meets)`), into `written[met | meets][to]`.
+    fn witnessed_step(
+        &mut self,
+        written: &[Vec<NonterminalId>],
+        from: usize,
+        to: usize,
+        element: NonterminalId,
+        witness: impl Fn(u64) -> Option<NonterminalId>,
+    ) -> Result<()> {
+        let comma = self.punct.comma;
+        let full = written.len() as u64 - 1;
+        for met in 0..=full {
+            let before = Symbol::Nonterminal(written[met as usize][from]);
+            self.production(written[met as usize][to], vec![before, comma, Symbol::Nonterminal(element)])?;
+            for meets in (1..=full).filter(|meets| meets & !met != 0) {
+                if let Some(w) = witness(meets) {
+                    self.production(written[(met | meets) as usize][to], vec![before, comma, Symbol::Nonterminal(w)])?;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The tuple prefix and the schema of the remaining items (`None`: no more items),

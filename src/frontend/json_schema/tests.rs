@@ -194,9 +194,10 @@ fn arrays_with_counts_and_tuples() {
     ]);
 }
 
-#[test]
-fn a_parse_of_a_long_bounded_array_holds_a_few_states_however_many_elements_are_written() {
-    let g = grammar(r#"{"type": "array", "items": {"type": "integer"}, "maxItems": 200}"#);
+/// Feeds `[0, 1, …, 149]` to `schema`'s grammar: the GSS must stay about as deep as
+/// after the first element, and the array must be complete.
+fn assert_a_long_array_holds_a_few_states(schema: &str) {
+    let g = grammar(schema);
     let mut r = Recognizer::new(Arc::clone(&g));
     r.feed(b"[0").unwrap();
     let mut depths = Vec::new();
@@ -204,9 +205,25 @@ fn a_parse_of_a_long_bounded_array_holds_a_few_states_however_many_elements_are_
         r.feed(format!(", {i}").as_bytes()).unwrap();
         depths.push(stack_depth(&r));
     }
-    assert!(depths.iter().all(|&d| d <= depths[0] + 2), "GSS depth grows with the elements written: {depths:?}");
+    assert!(depths.iter().all(|&d| d <= depths[0] + 2), "{schema}: GSS depth grows with the elements written: {depths:?}");
     r.feed(b"]").unwrap();
-    assert!(r.is_complete().unwrap());
+    assert!(r.is_complete().unwrap(), "{schema}");
+}
+
+#[test]
+fn a_parse_of_a_long_bounded_array_holds_a_few_states_however_many_elements_are_written() {
+    assert_a_long_array_holds_a_few_states(r#"{"type": "array", "items": {"type": "integer"}, "maxItems": 200}"#);
+}
+
+#[test]
+fn a_parse_of_a_long_array_with_contains_holds_a_few_states_however_many_elements_are_written() {
+    for schema in [
+        r#"{"type": "array", "items": {"type": "integer"}, "contains": {"const": 7}}"#,
+        r#"{"type": "array", "items": {"type": "integer"}, "contains": {"const": 7}, "maxItems": 200}"#,
+        r#"{"type": "array", "allOf": [{"contains": {"const": 7}}, {"contains": {"const": 8}}]}"#,
+    ] {
+        assert_a_long_array_holds_a_few_states(schema);
+    }
 }
 
 #[test]
