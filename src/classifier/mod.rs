@@ -165,7 +165,6 @@ pub struct ClassifierStats {
 /// let before = Builds { automata: 1, edges: 4 };
 /// let after = Builds { automata: 1, edges: 6 };
 /// assert_eq!(after.since(before), Builds { automata: 0, edges: 2 });
-/// assert_eq!(after.since(before).total(), 2);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Builds {
@@ -176,11 +175,6 @@ pub struct Builds {
 }
 
 impl Builds {
-    /// Automata and edges together.
-    pub fn total(self) -> u64 {
-        self.automata + self.edges
-    }
-
     /// What was built between the reading `earlier` and this one.
     pub fn since(self, earlier: Builds) -> Builds {
         Builds { automata: self.automata - earlier.automata, edges: self.edges - earlier.edges }
@@ -219,8 +213,9 @@ pub struct StackClassifier {
     words: usize,
     /// Bytes counted against [`ClassifierConfig::cache_capacity`].
     bytes: AtomicUsize,
-    /// Automata and edges built so far ([`StackClassifier::builds`]).
+    /// Automata built so far ([`StackClassifier::builds`]).
     automata_built: AtomicU64,
+    /// Edges built so far ([`StackClassifier::builds`]).
     edges_built: AtomicU64,
 }
 

@@ -55,9 +55,9 @@ pub enum Built {
     Automaton,
 }
 
-impl Built {
+impl From<stackmask::classifier::Builds> for Built {
     /// What `builds` (read after a mask, less the reading before it) says was built.
-    pub fn from(builds: stackmask::classifier::Builds) -> Built {
+    fn from(builds: stackmask::classifier::Builds) -> Built {
         match (builds.automata, builds.edges) {
             (0, 0) => Built::Nothing,
             (0, _) => Built::EdgesOnly,
